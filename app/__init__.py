@@ -1,0 +1,1 @@
+"""Klub: an online card club for Lora and Preferans."""

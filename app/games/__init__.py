@@ -1,0 +1,1 @@
+"""Pure rules engines, one package per game (no I/O, no framework imports)."""

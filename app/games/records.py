@@ -1,0 +1,93 @@
+"""Partie records (``klub-record/1``): reading, validating by replay, exporting.
+
+The replay drives the very engine the server and the computer players use, so a record
+is accepted exactly when the rules accept every word of it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from app.games.base import GameError, RecordError
+from app.games.cards import CardError
+from app.games.registry import engine_class
+
+FORMAT = "klub-record/1"
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path} is not JSON: {e}") from None
+    if not isinstance(record, dict):
+        raise RecordError("a record is a JSON object")
+    return record
+
+
+def replay(record: dict[str, Any]):
+    """Replay a record through its engine; the engine at the end, or :class:`RecordError`."""
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, got {record.get('format')!r}")
+    try:
+        cls = engine_class(record.get("game"))
+    except GameError as e:
+        raise RecordError(str(e)) from None
+    players = record.get("players")
+    if not isinstance(players, list) or len(players) != cls.n_seats:
+        raise RecordError(f"{cls.game} has {cls.n_seats} players, the record lists {players!r}")
+    settings = record.get("settings", {})
+    try:
+        partie = cls.new(settings)
+    except GameError as e:
+        raise RecordError(f"settings: {e}") from None
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("'deals' must be a list")
+    for d, deal in enumerate(deals):
+        if not isinstance(deal, dict):
+            raise RecordError("a deal must be an object with hands and actions", d)
+        if partie.finished:
+            raise RecordError("the partie had already ended before this deal", d)
+        if not partie.needs_deal:
+            raise RecordError(
+                "this deal starts before the previous one ended", d - 1, len(deals[d - 1].get("actions", []))
+            )
+        try:
+            partie.start_deal(deal.get("hands"), deal.get("talon"))
+        except (GameError, CardError) as e:
+            raise RecordError(f"hands: {e}", d) from None
+        actions = deal.get("actions")
+        if not isinstance(actions, list):
+            raise RecordError("'actions' must be a list", d)
+        for a, action in enumerate(actions):
+            if (
+                not isinstance(action, list)
+                or len(action) != 2
+                or not isinstance(action[0], int)
+                or isinstance(action[0], bool)
+                or not isinstance(action[1], str)
+            ):
+                raise RecordError(f"an action is [seat, word], got {action!r}", d, a)
+            seat, word = action
+            if not 0 <= seat < cls.n_seats:
+                raise RecordError(f"there is no seat {seat}", d, a)
+            try:
+                partie.apply(seat, word)
+            except GameError as e:
+                raise RecordError(f"seat {seat} {word!r}: {e}", d, a) from None
+    return partie
+
+
+def replayed_record(record: dict[str, Any]) -> dict[str, Any]:
+    """The record as given, with ``result`` computed by the replay."""
+    partie = replay(record)
+    out = dict(record)
+    out["result"] = partie.result()
+    return out

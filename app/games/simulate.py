@@ -1,0 +1,28 @@
+"""Random legal play, for ``random-partie``, the property tests and the benchmarks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.registry import engine_class
+
+
+def random_partie(game: str, seed: int, settings: dict[str, Any] | None = None, max_actions: int = 1_000_000):
+    """A whole partie of uniformly random legal words, dealt from ``seed``.
+
+    Stops at the end of the partie, or unfinished after ``max_actions`` words.
+    """
+    cls = engine_class(game)
+    partie = cls.new(settings or {}, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        if partie.finished:
+            break
+        seats = partie.seats_to_act()
+        if not seats:
+            break
+        seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+        words = partie.legal_actions(seat)
+        partie.apply(seat, words[0] if len(words) == 1 else rng.choice(words))
+    return partie
