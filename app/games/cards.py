@@ -29,7 +29,7 @@ FULL_MASK = (1 << DECK_SIZE) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
 
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUIT_LETTERS for r in RANK_LETTERS)
-_CARD_BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
+CARD_BY_NAME: dict[str, Card] = {name: i for i, name in enumerate(CARD_NAMES)}
 
 
 class CardError(ValueError):
@@ -53,7 +53,7 @@ def card_name(c: Card) -> str:
 
 
 def is_card_name(text: object) -> bool:
-    return isinstance(text, str) and text in _CARD_BY_NAME
+    return isinstance(text, str) and text in CARD_BY_NAME
 
 
 def parse_card(text: object) -> Card:
@@ -61,7 +61,7 @@ def parse_card(text: object) -> Card:
     if not isinstance(text, str):
         raise CardError(f"a card must be a two-character string, got {text!r}")
     try:
-        return _CARD_BY_NAME[text]
+        return CARD_BY_NAME[text]
     except KeyError:
         raise CardError(
             f"{text!r} is not a card: write rank ({RANK_LETTERS}) then suit ({SUIT_LETTERS}), e.g. 'TH'"
@@ -98,8 +98,19 @@ def cards_of(mask: int) -> list[Card]:
     return out
 
 
+_NAMES_BY_SUIT_BYTE = tuple(
+    tuple(tuple(CARD_NAMES[s * 8 + r] for r in range(8) if (b >> r) & 1) for b in range(256)) for s in range(4)
+)
+
+
 def names_of(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_of(mask)]
+    """The record names of a mask's cards, lowest first."""
+    out: list[str] = []
+    for s in range(4):
+        b = (mask >> (8 * s)) & 0xFF
+        if b:
+            out.extend(_NAMES_BY_SUIT_BYTE[s][b])
+    return out
 
 
 def count_of(mask: int) -> int:

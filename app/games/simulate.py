@@ -15,14 +15,14 @@ def random_partie(game: str, seed: int, settings: dict[str, Any] | None = None, 
     """
     cls = engine_class(game)
     partie = cls.new(settings or {}, seed=seed)
-    rng = random.Random(seed)
+    uniform = random.Random(seed).random
     for _ in range(max_actions):
         if partie.finished:
             break
         seats = partie.seats_to_act()
         if not seats:
             break
-        seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+        seat = seats[0] if len(seats) == 1 else seats[int(uniform() * len(seats))]
         words = partie.legal_actions(seat)
-        partie.apply(seat, words[0] if len(words) == 1 else rng.choice(words))
+        partie.apply(seat, words[0] if len(words) == 1 else words[int(uniform() * len(words))])
     return partie

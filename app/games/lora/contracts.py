@@ -1,0 +1,51 @@
+"""The seven contracts of the Club's Lora and the order of a partie (rulings L1)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+N_SEATS = 4
+CONTRACTS_PER_DEALER = 7
+N_DEALS = N_SEATS * CONTRACTS_PER_DEALER  # 28, the only length of a partie
+
+
+class Contract(IntEnum):
+    STO_VISE = 1  # -1 per trick taken
+    STO_MANJE = 2  # +1 per trick taken
+    DAME = 3  # +2 per queen taken
+    HERC = 4  # +1 per heart taken; all eight: -8
+    ZANDAR_TREF = 5  # +8 for the jack of tref
+    KING_AND_LAST = 6  # +4 for K herc, +4 for the 8th trick
+    LORA = 7  # the layout
+
+    @property
+    def title(self) -> str:
+        return CONTRACT_TITLES[self]
+
+    @property
+    def on_tricks(self) -> bool:
+        return self is not Contract.LORA
+
+
+CONTRACT_TITLES = {
+    Contract.STO_VISE: "Što više",
+    Contract.STO_MANJE: "Što manje",
+    Contract.DAME: "Dame",
+    Contract.HERC: "Herc",
+    Contract.ZANDAR_TREF: "Žandar tref",
+    Contract.KING_AND_LAST: "K herc i 8. štih",
+    Contract.LORA: "Lora",
+}
+
+
+def dealer_of(deal_index: int) -> int:
+    return deal_index // CONTRACTS_PER_DEALER
+
+
+def contract_of(deal_index: int) -> Contract:
+    return Contract(deal_index % CONTRACTS_PER_DEALER + 1)
+
+
+def first_player_of(deal_index: int) -> int:
+    """The seat after the dealer opens every deal."""
+    return (dealer_of(deal_index) + 1) % N_SEATS

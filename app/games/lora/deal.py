@@ -1,0 +1,201 @@
+"""One deal of Lora: trick play (contracts 1-6) or the layout (contract 7).
+
+Cards are ints and sets of cards are bit masks (see ``app.games.cards``); the partie
+turns them into record words. A deal knows whose turn it is, which cards are legal,
+when it ends, and the points it gives.
+"""
+
+from __future__ import annotations
+
+from app.games.base import IllegalAction, NotYourTurn
+from app.games.cards import (
+    CARD_NAMES,
+    HEARTS,
+    JACK,
+    KING,
+    QUEEN,
+    SUIT_MASKS,
+    CLUBS,
+    card,
+    highest,
+    rank_of,
+    suit_of,
+)
+from app.games.lora.contracts import N_SEATS, Contract
+
+QUEENS_MASK = sum(1 << card(QUEEN, s) for s in range(4))
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+JACK_OF_CLUBS = card(JACK, CLUBS)
+KING_OF_HEARTS = card(KING, HEARTS)
+DALJE = "dalje"
+TRICKS_PER_DEAL = 8
+
+
+class Deal:
+    """What both kinds of deal share: the hands, the turn, the end and the points."""
+
+    contract: Contract
+
+    def __init__(self, contract: Contract, hands: list[int], first: int):
+        self.contract = contract
+        self.dealt = tuple(hands)
+        self.hands = list(hands)
+        self.first = first
+        self.turn = first
+        self.ended = False
+        self.points: list[int] | None = None
+
+    def legal_mask(self, seat: int) -> int:
+        """The cards that seat may play now (0 when it is not his turn)."""
+        raise NotImplementedError
+
+    def check_turn(self, seat: int) -> None:
+        if self.ended:
+            raise NotYourTurn("the deal has ended")
+        if seat != self.turn:
+            raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+
+class TrickDeal(Deal):
+    """Contracts 1-6: free lead, follow suit if you can, no trumps, highest of the led suit."""
+
+    def __init__(self, contract: Contract, hands: list[int], first: int):
+        super().__init__(contract, hands, first)
+        self.trick: list[tuple[int, int]] = []  # (seat, card) of the trick on the table
+        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []  # (leader, plays, winner)
+        self.taken = [0, 0, 0, 0]  # cards taken per seat (mask)
+        self.trick_counts = [0, 0, 0, 0]
+
+    def legal_mask(self, seat: int) -> int:
+        if seat != self.turn:  # the turn is -1 once the deal has ended
+            return 0
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        same_suit = hand & SUIT_MASKS[self.trick[0][1] >> 3]
+        return same_suit or hand
+
+    def play(self, seat: int, c: int) -> None:
+        if self.ended or seat != self.turn:
+            self.check_turn(seat)
+        hand = self.hands[seat]
+        trick = self.trick
+        if trick:
+            same_suit = hand & SUIT_MASKS[trick[0][1] >> 3]
+            legal = same_suit or hand
+        else:
+            legal = hand
+        if not (legal >> c) & 1:
+            if not (hand >> c) & 1:
+                raise IllegalAction(f"{CARD_NAMES[c]} is not in seat {seat}'s hand")
+            raise IllegalAction(f"{CARD_NAMES[c]} does not follow the led suit while seat {seat} holds it")
+        self.hands[seat] = hand & ~(1 << c)
+        trick.append((seat, c))
+        if len(trick) < N_SEATS:
+            self.turn = (seat + 1) % N_SEATS
+            return
+        led_suit = trick[0][1] >> 3
+        winner, best = trick[0]
+        for s, x in trick[1:]:
+            if x >> 3 == led_suit and x > best:
+                winner, best = s, x
+        cards_mask = 0
+        for _, x in trick:
+            cards_mask |= 1 << x
+        self.taken[winner] |= cards_mask
+        self.trick_counts[winner] += 1
+        self.tricks.append((trick[0][0], tuple(trick), winner))
+        self.trick = []
+        self.turn = winner
+        if len(self.tricks) == TRICKS_PER_DEAL or self._result_is_fixed():
+            self._finish()
+
+    def _result_is_fixed(self) -> bool:
+        """Dame, Herc and Žandar tref end as soon as their cards are all taken (section 5)."""
+        contract = self.contract
+        if contract is Contract.DAME:
+            return sum((t & QUEENS_MASK).bit_count() for t in self.taken) == 4
+        if contract is Contract.HERC:
+            return sum((t & HEARTS_MASK).bit_count() for t in self.taken) == 8
+        if contract is Contract.ZANDAR_TREF:
+            return any((t >> JACK_OF_CLUBS) & 1 for t in self.taken)
+        return False
+
+    def _finish(self) -> None:
+        self.ended = True
+        self.turn = -1
+        contract = self.contract
+        taken = self.taken
+        if contract is Contract.STO_VISE:
+            points = [-n for n in self.trick_counts]
+        elif contract is Contract.STO_MANJE:
+            points = list(self.trick_counts)
+        elif contract is Contract.DAME:
+            points = [2 * (t & QUEENS_MASK).bit_count() for t in taken]
+        elif contract is Contract.HERC:
+            hearts = [(t & HEARTS_MASK).bit_count() for t in taken]
+            points = [-8 if h == 8 else 0 for h in hearts] if 8 in hearts else hearts
+        elif contract is Contract.ZANDAR_TREF:
+            points = [8 if (t >> JACK_OF_CLUBS) & 1 else 0 for t in taken]
+        else:  # K herc i 8. štih
+            last_winner = self.tricks[-1][2]
+            points = [
+                (4 if (t >> KING_OF_HEARTS) & 1 else 0) + (4 if seat == last_winner else 0)
+                for seat, t in enumerate(taken)
+            ]
+        self.points = points
+
+
+class LayoutDeal(Deal):
+    """Contract 7, Lora: build each suit up from the start rank, A wrapping to 7 (section 6)."""
+
+    def __init__(self, hands: list[int], first: int):
+        super().__init__(Contract.LORA, hands, first)
+        self.start_rank: int | None = None
+        self.rows: list[list[int]] = [[], [], [], []]  # the layout, one row per suit
+        self.next_cards = (1 << 32) - 1  # what may be played now by whoever holds it
+
+    def legal_mask(self, seat: int) -> int:
+        if seat != self.turn:
+            return 0
+        return self.hands[seat] & self.next_cards
+
+    def play(self, seat: int, c: int) -> None:
+        self.check_turn(seat)
+        if not (self.hands[seat] >> c) & 1:
+            raise IllegalAction(f"{CARD_NAMES[c]} is not in seat {seat}'s hand")
+        if not (self.next_cards >> c) & 1:
+            raise IllegalAction(f"{CARD_NAMES[c]} does not fit the layout")
+        if self.start_rank is None:
+            start = self.start_rank = rank_of(c)
+            self.next_cards = sum(1 << (s * 8 + start) for s in range(4))
+        s = suit_of(c)
+        row = self.rows[s]
+        row.append(c)
+        self.next_cards &= ~(1 << c)
+        if len(row) < 8:  # A is followed by 7 (section 6)
+            self.next_cards |= 1 << (s * 8 + (rank_of(c) + 1) % 8)
+        self.hands[seat] &= ~(1 << c)
+        if not self.hands[seat]:
+            self._finish(seat)
+        else:
+            self.turn = (seat + 1) % N_SEATS
+
+    def pass_turn(self, seat: int) -> None:
+        """``dalje``: only for a seat that has no card it may play (rulings L3)."""
+        self.check_turn(seat)
+        playable = self.legal_mask(seat)
+        if playable:
+            raise IllegalAction(f"seat {seat} may not say dalje while holding {CARD_NAMES[highest(playable)]}")
+        self.turn = (seat + 1) % N_SEATS
+
+    def _finish(self, out_seat: int) -> None:
+        self.ended = True
+        self.turn = -1
+        self.points = [-8 if s == out_seat else self.hands[s].bit_count() for s in range(N_SEATS)]
+
+
+def new_deal(contract: Contract, hands: list[int], first: int) -> Deal:
+    if contract is Contract.LORA:
+        return LayoutDeal(hands, first)
+    return TrickDeal(contract, hands, first)
