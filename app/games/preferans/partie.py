@@ -1,0 +1,273 @@
+"""A whole preferans partie: deals, hands, the papir, words between hands, records."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from app.games.base import DealError, IllegalAction, NotYourTurn
+from app.games.cards import CARD_NAMES, CardError, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck
+from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
+from app.games.preferans.hand import ODBIJAM, PRIHVATAM, Hand
+from app.games.preferans.papir import Papir
+from app.games.preferans.scoring import otpis_shares, score_hand
+from app.games.preferans.settings import normalize_settings, record_settings
+
+FORMAT = "klub-record/1"
+_SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
+
+
+class PreferansPartie:
+    """Serbian preferans by the Club's rules (``../shared/rules/preferans.sr.md``, P1-P11)."""
+
+    game: ClassVar[str] = "preferans"
+    n_seats: ClassVar[int] = 3
+
+    def __init__(self, settings: dict[str, Any], seed: int | str | None = None):
+        self.settings = settings
+        self.seed = seed
+        self.version = 0
+        self._papir = Papir(settings["bule"], settings["refe"])
+        self.hand: Hand | None = None
+        self.hands_ended = 0
+        self.last_hand: Hand | None = None  # the most recently ended hand
+        self.deals: list[dict[str, Any]] = []  # the record's deals: hands, talon, actions
+        self.side_offer: SideOffer | None = None
+        self.fall_window: FallWindow | None = None
+        self.otpis_accepted = False
+        self.otpis_log: list[dict[str, Any]] = []
+        if seed is not None:
+            self._deal_from_seed()
+
+    @classmethod
+    def new(cls, settings: dict[str, Any] | None = None, seed: int | str | None = None) -> "PreferansPartie":
+        return cls(normalize_settings(settings), seed)
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.otpis_accepted or self._papir.total == 0
+
+    @property
+    def needs_deal(self) -> bool:
+        return self.seed is None and not self.finished and (self.hand is None or self.hand.over)
+
+    @property
+    def deal_index(self) -> int:
+        """The index of the deal in play, or of the next one when a deal is due."""
+        return len(self.deals) if self.hand is None or self.hand.over else len(self.deals) - 1
+
+    @property
+    def dealer(self) -> int:
+        return self.deal_index % 3
+
+    def _between_hands(self) -> bool:
+        """After a hand, before the first word of the next one (the time of an otpis)."""
+        return self.hands_ended > 0 and not self.finished and (
+            self.hand is None or self.hand.over or self.hand.n_actions == 0
+        )
+
+    def _offer_open(self) -> bool:
+        return self.side_offer is not None or (self.hand is not None and self.hand.ponuda is not None)
+
+    # -- dealing -------------------------------------------------------------------------
+    def _deal_from_seed(self) -> None:
+        index = len(self.deals)
+        deck = shuffled_deck(self.seed, index)  # type: ignore[arg-type]
+        first = (index % 3 + 1) % 3
+        hands = deal_one_by_one(deck, 3, 10, first)
+        self._begin(hands, sorted(deck[30:]))
+
+    def start_deal(self, hands: list[list[str]], talon: list[str] | None = None) -> None:
+        if self.finished:
+            raise DealError("the partie is over; no more deals")
+        if self.seed is not None:
+            raise DealError("a seeded partie deals by itself")
+        if not self.needs_deal:
+            raise DealError("the hand in play has not ended yet")
+        if not isinstance(hands, (list, tuple)) or len(hands) != 3:
+            raise DealError("preferans needs exactly 3 hands")
+        parsed = [parse_cards(h, count=10) for h in hands]
+        if talon is None:
+            raise DealError("a preferans deal needs its talon of 2 cards")
+        tal = parse_cards(talon, count=2)
+        check_partition(parsed, tal)
+        self._begin(parsed, tal)
+
+    def _begin(self, hands: list[list[int]], talon: list[int]) -> None:
+        index = len(self.deals)
+        self.deals.append({
+            "hands": [[CARD_NAMES[c] for c in h] for h in hands],
+            "talon": [CARD_NAMES[c] for c in talon],
+            "actions": [],
+        })
+        refe_open = [self._papir.refe_open(s) for s in range(3)]
+        self.hand = Hand(index, index % 3, [mask_of(h) for h in hands], talon, refe_open)
+
+    # -- protocol ------------------------------------------------------------------------
+    def seats_to_act(self) -> list[int]:
+        if self.finished:
+            return []
+        if self.side_offer is not None:
+            return self.side_offer.pending()
+        if self.hand is None or self.hand.over:
+            return []
+        return self.hand.seats_to_act()
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if self.finished or seat not in (0, 1, 2):
+            return []
+        so = self.side_offer
+        if so is not None:
+            return [PRIHVATAM, ODBIJAM] if seat in so.pending() else []
+        hand = self.hand
+        words = hand.legal(seat) if hand is not None and not hand.over else []
+        if hand is None or hand.ponuda is None:
+            if self._between_hands():
+                words.append(OTPIS)
+            fw = self.fall_window
+            if fw is not None:
+                if fw.can_take(seat):
+                    words.append(PREUZIMAM_PAD)
+                elif fw.can_return(seat):
+                    words.append(VRACAM_PAD)
+        return words
+
+    def apply(self, seat: int, word: str) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
+            raise IllegalAction(f"there is no seat {seat!r}")
+        if not isinstance(word, str):
+            raise IllegalAction(f"a word is a string, got {word!r}")
+        if self.finished:
+            raise IllegalAction("the partie is over")
+        if self.side_offer is not None:
+            self._answer_side_offer(seat, word)
+        elif word in _SIDE_WORDS:
+            self._side_word(seat, word)
+        else:
+            hand = self.hand
+            if hand is None or hand.over:
+                raise NotYourTurn("no hand is in play: the next deal is due")
+            hand.apply(seat, word)
+            self.deals[-1]["actions"].append([seat, word])
+            if hand.over:
+                self._end_hand()
+        self.version += 1
+
+    # -- words between hands --------------------------------------------------------------
+    def _log_side(self, seat: int, word: str) -> None:
+        hand = self.hand
+        fresh = hand is not None and not hand.over and hand.n_actions == 0
+        target = self.deals[-2] if fresh and len(self.deals) > 1 else self.deals[-1]
+        target["actions"].append([seat, word])
+
+    def _side_word(self, seat: int, word: str) -> None:
+        if self._offer_open():
+            raise IllegalAction("another offer is open; it must be answered first")
+        if word == OTPIS:
+            if not self._between_hands():
+                raise IllegalAction("an otpis is proposed only between hands")
+            self.side_offer = SideOffer(word, seat, tuple(s for s in range(3) if s != seat))
+        else:
+            fw = self.fall_window
+            if word == PREUZIMAM_PAD:
+                if fw is None or not fw.can_take(seat):
+                    raise IllegalAction("there is no fall this seat may take over now")
+                responders = (fw.other(seat),)
+            else:
+                if fw is None or not fw.can_return(seat):
+                    raise IllegalAction("this seat has taken over no fall it could return")
+                responders = (fw.other(seat),)
+            self.side_offer = SideOffer(word, seat, responders)
+        self._log_side(seat, word)
+
+    def _answer_side_offer(self, seat: int, word: str) -> None:
+        so = self.side_offer
+        assert so is not None
+        if seat not in so.pending():
+            raise NotYourTurn(f"the {so.word} offer waits for seat(s) {', '.join(map(str, so.pending()))}")
+        if word not in (PRIHVATAM, ODBIJAM):
+            raise IllegalAction(f"answer the {so.word} offer with prihvatam or odbijam")
+        self._log_side(seat, word)
+        if word == ODBIJAM:
+            self.side_offer = None
+            if so.word != OTPIS:
+                self.fall_window.closed = True  # type: ignore[union-attr]
+            return
+        so.accepted.append(seat)
+        if so.pending():
+            return
+        self.side_offer = None
+        if so.word == OTPIS:
+            self._otpis()
+        else:
+            self._transfer_fall(so)
+
+    def _transfer_fall(self, so: SideOffer) -> None:
+        fw = self.fall_window
+        assert fw is not None
+        take = so.word == PREUZIMAM_PAD
+        bule, supe = fw.transfer(so.by, 1 if take else -1)
+        fw.taker = so.by if take else None
+        line = {"deal": fw.hand_index, "kind": "odlazak u bulu" if take else "vracen pad",
+                "by": so.by, "fallen": fw.other(so.by), "v": fw.v}
+        self._papir.write(line, bule, supe)
+
+    def _otpis(self) -> None:
+        next_first = (self.hands_ended % 3 + 1) % 3
+        shares = otpis_shares(self._papir, next_first)
+        self._papir.write({"kind": "otpis", "after_deal": self.hands_ended - 1, "shares": shares},
+                         [-x for x in shares], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
+        self.otpis_accepted = True
+        self.fall_window = None
+
+    # -- end of a hand --------------------------------------------------------------------
+    def _end_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        score = score_hand(hand, self._papir)
+        self._papir.write(score.line, score.bule, score.supe, score.refe_written, score.refe_played)
+        self.hands_ended += 1
+        self.last_hand = hand
+        self.fall_window = None
+        if score.falls and hand.play is not None and len(hand.play.seats) == 3:
+            self.fall_window = FallWindow(hand.index, hand.declarer, score.v, score.falls,  # type: ignore[arg-type]
+                                          hand.opponents(), score.supe)
+        if not self.finished and self.seed is not None:
+            self._deal_from_seed()
+
+    # -- results, records, views ------------------------------------------------------------
+    def result(self) -> dict[str, Any]:
+        p = self._papir
+        return {
+            "bule": list(p.bule),
+            "supe": [list(row) for row in p.supe],
+            "refe": {"open": [p.refe_open(s) for s in range(3)], "played": list(p.refe_played)},
+            "results": p.results(),
+            "places": p.places(),
+            "finished": self.finished,
+        }
+
+    def papir(self) -> dict[str, Any]:
+        return self._papir.sheet()
+
+    def to_record(self, players: list[str]) -> dict[str, Any]:
+        deals = self.deals
+        if deals and self.finished and self.hand is not None and not self.hand.over:
+            deals = deals[:-1]  # dealt ahead by the seed, never played: the partie ended before it
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "players": list(players),
+            "settings": record_settings(self.settings),
+            "deals": [
+                {"hands": [list(h) for h in d["hands"]], "talon": list(d["talon"]),
+                 "actions": [list(a) for a in d["actions"]]}
+                for d in deals
+            ],
+            "result": self.result(),
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from app.games.preferans.views import partie_view
+
+        return partie_view(self, seat)

@@ -1,0 +1,46 @@
+"""Table settings of a preferans partie (rulings P4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import SettingsError
+
+BULE_CHOICES = (30, 40, 50, 60, 80, 100, 150, 200, 300, 400)
+DEFAULT_BULE = 60
+DEFAULT_REFE = 2
+MAX_REFE = 8
+TIMER_RANGE = (15, 300)
+KEYS = ("bule", "refe", "timer")
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def normalize_settings(settings: Any) -> dict[str, Any]:
+    """The full settings dict, or :class:`SettingsError` naming what is wrong."""
+    if settings is None:
+        settings = {}
+    if not isinstance(settings, dict):
+        raise SettingsError(f"preferans settings must be an object, got {settings!r}")
+    unknown = sorted(str(k) for k in settings if k not in KEYS)
+    if unknown:
+        raise SettingsError(f"unknown preferans setting(s) {', '.join(unknown)}; known: {', '.join(KEYS)}")
+    bule = settings.get("bule", DEFAULT_BULE)
+    if not _is_int(bule) or bule not in BULE_CHOICES:
+        raise SettingsError(f"bule must be one of {', '.join(map(str, BULE_CHOICES))}, got {bule!r}")
+    refe = settings.get("refe", DEFAULT_REFE)
+    if not _is_int(refe) or not 0 <= refe <= MAX_REFE:
+        raise SettingsError(f"refe must be a whole number from 0 to {MAX_REFE}, got {refe!r}")
+    timer = settings.get("timer")
+    if timer is not None and (not _is_int(timer) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]):
+        raise SettingsError(
+            f"timer must be null (off) or {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds, got {timer!r}"
+        )
+    return {"bule": bule, "refe": refe, "timer": timer}
+
+
+def record_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings as a record carries them (the timer is not part of a record)."""
+    return {"bule": settings["bule"], "refe": settings["refe"]}
