@@ -57,6 +57,7 @@ def test_dame_two_per_queen_and_ends_when_the_fourth_is_taken():
     assert not partie.deal.ended
     play(partie, SPLIT_PLAY[23])  # QC completes trick 6: the last queen is taken
     assert finished_points(partie) == [2, 6, 0, 0]
+    assert partie.view(None)["deal"]["penalty_cards"] == [["QS"], ["QD", "QH", "QC"], [], []]
     with pytest.raises(NotYourTurn, match="deal has ended"):
         partie.apply(1, "KD")
 

@@ -27,6 +27,15 @@ QUEENS_MASK = sum(1 << card(QUEEN, s) for s in range(4))
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 JACK_OF_CLUBS = card(JACK, CLUBS)
 KING_OF_HEARTS = card(KING, HEARTS)
+# The cards that cost points in each trick contract (1 and 2 count tricks, not cards).
+PENALTY_MASKS = {
+    Contract.STO_VISE: 0,
+    Contract.STO_MANJE: 0,
+    Contract.DAME: QUEENS_MASK,
+    Contract.HERC: HEARTS_MASK,
+    Contract.ZANDAR_TREF: 1 << JACK_OF_CLUBS,
+    Contract.KING_AND_LAST: 1 << KING_OF_HEARTS,
+}
 DALJE = "dalje"
 TRICKS_PER_DEAL = 8
 

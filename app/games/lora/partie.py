@@ -24,7 +24,7 @@ from app.games.lora.contracts import (
     dealer_of,
     first_player_of,
 )
-from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
+from app.games.lora.deal import DALJE, PENALTY_MASKS, Deal, LayoutDeal, TrickDeal, new_deal
 from app.games.lora.standings import places
 
 CARDS_PER_HAND = 8
@@ -228,6 +228,8 @@ class LoraPartie:
             ]
             out["trick_counts"] = list(deal.trick_counts)
             out["taken"] = [names_of(t) for t in deal.taken]
+            penalty = PENALTY_MASKS[deal.contract]
+            out["penalty_cards"] = [names_of(t & penalty) for t in deal.taken]
         else:
             assert isinstance(deal, LayoutDeal)
             out["start_rank"] = None if deal.start_rank is None else "789TJQKA"[deal.start_rank]
