@@ -1,0 +1,1 @@
+"""Computer players for Lora: rules (pocetnik) and sampling + open-cards search (iskusan, majstor)."""

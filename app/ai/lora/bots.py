@@ -1,0 +1,145 @@
+"""The Lora computer players: ``pocetnik`` (rules) and the search levels (PIMC).
+
+PIMC (perfect-information Monte Carlo): deal the unseen cards many times consistently
+with what the seat has seen, value every legal card on each deal with all cards open,
+and play the card with the best average. Late in a trick contract, and in the layout,
+the open-cards values are exact; early in a trick contract they come from rule-based
+playouts, because the exact search would be too slow there.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.cards import CARD_BY_NAME, CARD_NAMES
+from app.games.lora.contracts import Contract
+
+from app.ai.lora.knowledge import LoraKnowledge, read_view
+from app.ai.lora.layout_solver import LayoutSolver
+from app.ai.lora.layout_solver import SearchAborted as LayoutAborted
+from app.ai.lora.playout import playout_value
+from app.ai.lora.rules import layout_card, trick_card
+from app.ai.lora.sampler import sample_hands
+from app.ai.lora.trick_solver import SearchAborted, TrickSolver, herc_context
+
+
+def decision_rng(seed: int | str | None, view: dict[str, Any]) -> random.Random:
+    """A generator that depends on the bot's seed and the decision only, not on history."""
+    return random.Random(f"{seed}:{view.get('deal_index')}:{view.get('version')}:{view.get('seat')}")
+
+
+class LoraRuleBot:
+    """Level ``pocetnik``: plays by a few rules of thumb, with no lookahead."""
+
+    def __init__(self, seed: int | str | None = None):
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        know = read_view(view)
+        if know.contract is Contract.LORA:
+            c = layout_card(know.hand, know.hand & know.next_cards, know.start_rank)
+        else:
+            c = trick_card(know.contract, know.hand, [x for _, x in know.trick])
+        word = CARD_NAMES[c]
+        return word if word in legal else legal[0]
+
+
+@dataclass(frozen=True)
+class SearchLevel:
+    samples: int  # deals of the unseen cards per decision, at most
+    min_samples: int  # ... at least, whatever the node budget says
+    exact_cards: int  # solve trick contracts exactly once at most this many cards are in hands
+    trick_nodes: int  # node budget of the exact trick search per decision
+    playouts: int  # rule-based playouts per card early in a trick contract
+    layout_nodes: int  # node budget of the layout search per decision
+
+
+ISKUSAN = SearchLevel(samples=10, min_samples=4, exact_cards=12, trick_nodes=1_500, playouts=8, layout_nodes=20_000)
+MAJSTOR = SearchLevel(samples=24, min_samples=6, exact_cards=16, trick_nodes=5_000, playouts=24, layout_nodes=80_000)
+
+
+class LoraSearchBot:
+    """Levels ``iskusan`` and ``majstor``: PIMC over open-cards search."""
+
+    def __init__(self, level: SearchLevel, seed: int | str | None = None):
+        self.level = level
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        know = read_view(view)
+        rng = decision_rng(self.seed, view)
+        cards = [CARD_BY_NAME[w] for w in legal]
+        if know.contract is Contract.LORA:
+            totals = self._layout_totals(know, cards, rng)
+        else:
+            totals = self._trick_totals(know, cards, rng)
+        best = min(cards, key=lambda c: (totals[c], c))
+        return CARD_NAMES[best]
+
+    # -- trick contracts ------------------------------------------------------
+
+    def _trick_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
+        in_hands = sum(know.hand_sizes)
+        if in_hands <= self.level.exact_cards:
+            try:
+                return self._exact_trick_totals(know, cards, rng)
+            except SearchAborted:
+                pass
+        return self._playout_totals(know, cards, rng)
+
+    def _exact_trick_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
+        level = self.level
+        totals = dict.fromkeys(cards, 0.0)
+        ctx = herc_context(know.seat, know.taken)
+        nodes = 0
+        for i in range(level.samples):
+            if i >= level.min_samples and nodes >= level.trick_nodes:
+                break
+            hands = sample_hands(know, rng)
+            # the first samples must finish within the budget, or the position is too big
+            limit = level.trick_nodes if i < level.min_samples else None
+            solver = TrickSolver(know.contract, know.seat, node_limit=limit)
+            values = solver.move_values(hands, know.trick, ctx)
+            nodes += solver.nodes
+            for c in cards:
+                totals[c] += values[c]
+        return totals
+
+    def _playout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
+        totals = dict.fromkeys(cards, 0.0)
+        for _ in range(self.level.playouts):
+            hands = sample_hands(know, rng)
+            for c in cards:
+                totals[c] += playout_value(know.contract, know.seat, hands, know.trick, c, know.taken)
+        return totals
+
+    # -- the layout -----------------------------------------------------------
+
+    def _layout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
+        level = self.level
+        totals = dict.fromkeys(cards, 0.0)
+        nodes = 0
+        done = 0
+        for i in range(level.samples):
+            if i >= level.min_samples and nodes >= level.layout_nodes:
+                break
+            hands = sample_hands(know, rng)
+            solver = LayoutSolver(know.seat, know.start_rank, node_limit=level.layout_nodes)
+            try:
+                values = solver.move_values(hands, know.next_cards)
+            except LayoutAborted:
+                break
+            nodes += solver.nodes
+            done += 1
+            for c in cards:
+                totals[c] += values[c]
+        if not done:  # too big to search: the rules decide
+            rule = layout_card(know.hand, know.hand & know.next_cards, know.start_rank)
+            return {c: (0.0 if c == rule else 1.0) for c in cards}
+        return totals

@@ -1,0 +1,106 @@
+"""What one seat knows in a Lora deal, read from its view alone.
+
+The view holds the seat's hand and the public record of the deal (every action so far).
+From the actions we rebuild the cards already played and what each other seat cannot
+hold: a suit it did not follow, and in contract 7 every card that was playable when it
+said ``dalje``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.games.cards import CARD_BY_NAME, FULL_MASK, SUIT_MASKS, mask_of
+from app.games.lora.contracts import N_SEATS, Contract
+from app.games.lora.deal import DALJE
+
+RANK_BY_LETTER = {letter: i for i, letter in enumerate("789TJQKA")}
+
+
+@dataclass
+class LoraKnowledge:
+    seat: int
+    contract: Contract
+    hand: int  # my cards
+    hand_sizes: list[int]
+    turn: int
+    played: int = 0  # every card no longer in a hand
+    forbidden: list[int] = field(default_factory=lambda: [0] * N_SEATS)  # cards a seat cannot hold
+    # trick contracts
+    trick: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) on the table
+    taken: list[int] = field(default_factory=lambda: [0] * N_SEATS)
+    trick_counts: list[int] = field(default_factory=lambda: [0] * N_SEATS)
+    tricks_done: int = 0
+    # layout
+    start_rank: int | None = None
+    next_cards: int = FULL_MASK
+
+    @property
+    def unknown(self) -> int:
+        """Cards in the other seats' hands (which of them holds each is hidden)."""
+        return FULL_MASK & ~self.played & ~self.hand
+
+
+def read_view(view: dict[str, Any]) -> LoraKnowledge:
+    deal = view["deal"]
+    seat = view["seat"]
+    contract = Contract(deal["contract"])
+    know = LoraKnowledge(
+        seat=seat,
+        contract=contract,
+        hand=mask_of(CARD_BY_NAME[w] for w in deal["hand"]),
+        hand_sizes=list(deal["hand_sizes"]),
+        turn=deal["turn"] if deal["turn"] is not None else -1,
+    )
+    actions = [(s, w) for s, w in deal["actions"]]
+    if contract is Contract.LORA:
+        _replay_layout(know, actions)
+    else:
+        _replay_tricks(know, actions)
+    return know
+
+
+def _replay_tricks(know: LoraKnowledge, actions: list[tuple[int, str]]) -> None:
+    trick: list[tuple[int, int]] = []
+    for seat, word in actions:
+        c = CARD_BY_NAME[word]
+        know.played |= 1 << c
+        if trick:
+            led = trick[0][1] >> 3
+            if c >> 3 != led:
+                know.forbidden[seat] |= SUIT_MASKS[led]
+        trick.append((seat, c))
+        if len(trick) == N_SEATS:
+            led = trick[0][1] >> 3
+            winner, best = trick[0]
+            for s, x in trick[1:]:
+                if x >> 3 == led and x > best:
+                    winner, best = s, x
+            know.taken[winner] |= mask_of(x for _, x in trick)
+            know.trick_counts[winner] += 1
+            know.tricks_done += 1
+            trick = []
+    know.trick = trick
+
+
+def _replay_layout(know: LoraKnowledge, actions: list[tuple[int, str]]) -> None:
+    next_cards = FULL_MASK
+    start: int | None = None
+    rows = [0, 0, 0, 0]
+    for seat, word in actions:
+        if word == DALJE:
+            know.forbidden[seat] |= next_cards
+            continue
+        c = CARD_BY_NAME[word]
+        know.played |= 1 << c
+        if start is None:
+            start = c & 7
+            next_cards = sum(1 << (s * 8 + start) for s in range(4))
+        s = c >> 3
+        rows[s] += 1
+        next_cards &= ~(1 << c)
+        if rows[s] < 8:
+            next_cards |= 1 << (s * 8 + ((c & 7) + 1) % 8)
+    know.start_rank = start
+    know.next_cards = next_cards
