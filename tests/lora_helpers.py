@@ -1,4 +1,4 @@
-"""Building Lora parties at a chosen deal with crafted hands, for the scenario tests."""
+"""Building Lora (and Lórum) parties at a chosen deal with crafted hands, for the scenario tests."""
 
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ def play_randomly(partie: LoraPartie, rng: random.Random) -> None:
         partie.apply(seat, rng.choice(partie.legal_actions(seat)))
 
 
-def partie_at(deal_index: int, hands: list[list[str]], seed: int = 0) -> LoraPartie:
-    """A partie whose deals before ``deal_index`` were played randomly and whose deal
-    ``deal_index`` has just been dealt with ``hands``."""
-    partie = LoraPartie.new()
+def partie_at(deal_index: int, hands: list[list[str]], seed: int = 0, cls: type = LoraPartie) -> LoraPartie:
+    """A partie (Lora, or ``cls``: Lórum) whose deals before ``deal_index`` were played
+    randomly and whose deal ``deal_index`` has just been dealt with ``hands``."""
+    partie = cls.new()
     rng = random.Random(seed)
     deck = list(CARD_NAMES)
     while len(partie.deals) < deal_index:

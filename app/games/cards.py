@@ -154,9 +154,16 @@ def deal_one_by_one(
     Returns the hands in seat order; cards beyond ``n_seats * per_seat`` are not dealt
     (the caller takes them, e.g. the preferans talon).
     """
+    return deal_in_packets(deck, n_seats, per_seat, first_seat, 1)
+
+
+def deal_in_packets(
+    deck: Sequence[Card], n_seats: int, per_seat: int, first_seat: int, packet: int
+) -> list[list[Card]]:
+    """Deal ``packet`` cards at a time to each seat in turn, starting with ``first_seat``."""
     hands: list[list[Card]] = [[] for _ in range(n_seats)]
     for i in range(n_seats * per_seat):
-        hands[(first_seat + i) % n_seats].append(deck[i])
+        hands[(first_seat + i // packet) % n_seats].append(deck[i])
     for h in hands:
         h.sort()
     return hands

@@ -9,6 +9,7 @@ from app.games.base import GameError
 _ENGINES = {
     "lora": ("app.games.lora", "LoraPartie"),
     "preferans": ("app.games.preferans", "PreferansPartie"),
+    "lorum": ("app.games.lorum", "LorumPartie"),
 }
 
 GAMES: tuple[str, ...] = tuple(_ENGINES)

@@ -58,6 +58,14 @@ class Deal:
         """The cards that seat may play now (0 when it is not his turn)."""
         raise NotImplementedError
 
+    def play(self, seat: int, c: int) -> None:
+        raise NotImplementedError
+
+    def pass_turn(self, seat: int) -> None:
+        """``dalje``: refused unless the contract knows passing."""
+        self.check_turn(seat)
+        raise IllegalAction("dalje is said only in contract 7 (Lora)")
+
     def check_turn(self, seat: int) -> None:
         if self.ended:
             raise NotYourTurn("the deal has ended")
@@ -74,6 +82,11 @@ class TrickDeal(Deal):
         self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []  # (leader, plays, winner)
         self.taken = [0, 0, 0, 0]  # cards taken per seat (mask)
         self.trick_counts = [0, 0, 0, 0]
+
+    @property
+    def penalty_mask(self) -> int:
+        """The cards that cost points in this contract (none in 1 and 2: tricks count)."""
+        return PENALTY_MASKS[self.contract]
 
     def legal_mask(self, seat: int) -> int:
         if seat != self.turn:  # the turn is -1 once the deal has ended

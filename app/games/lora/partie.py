@@ -10,7 +10,7 @@ from app.games.cards import (
     CARD_NAMES,
     CardError,
     check_partition,
-    deal_one_by_one,
+    deal_in_packets,
     mask_of,
     names_of,
     parse_cards,
@@ -24,7 +24,7 @@ from app.games.lora.contracts import (
     dealer_of,
     first_player_of,
 )
-from app.games.lora.deal import DALJE, PENALTY_MASKS, Deal, LayoutDeal, TrickDeal, new_deal
+from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
 from app.games.lora.standings import places
 
 CARDS_PER_HAND = 8
@@ -51,6 +51,7 @@ def validate_settings(settings: object) -> dict[str, Any]:
 class LoraPartie:
     game = "lora"
     n_seats = N_SEATS
+    packet = 1  # cards are dealt "jedna po jedna"
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None):
         self.settings = settings
@@ -105,15 +106,17 @@ class LoraPartie:
     def _deal_from_seed(self) -> None:
         k = len(self.deals)
         deck = shuffled_deck(self.seed, k)
-        hands = deal_one_by_one(deck, N_SEATS, CARDS_PER_HAND, first_player_of(k))
+        hands = deal_in_packets(deck, N_SEATS, CARDS_PER_HAND, first_player_of(k), self.packet)
         self._begin([mask_of(h) for h in hands])
 
     def _begin(self, hands: list[int]) -> None:
-        k = len(self.deals)
-        self.deal = new_deal(contract_of(k), hands, first_player_of(k))
+        self.deal = self._new_deal(len(self.deals), hands)
         self.deals.append(self.deal)
         self._log: list[tuple[int, str]] = []
         self.actions.append(self._log)
+
+    def _new_deal(self, k: int, hands: list[int]) -> Deal:
+        return new_deal(contract_of(k), hands, first_player_of(k))
 
     # -- moves -----------------------------------------------------------------
 
@@ -145,8 +148,6 @@ class LoraPartie:
         deal = self._current_deal()
         if word != DALJE:
             raise IllegalAction(f"{word!r} is neither a card nor {DALJE!r}")
-        if not isinstance(deal, LayoutDeal):
-            raise IllegalAction("dalje is said only in contract 7 (Lora)")
         deal.pass_turn(seat)
         self._log.append((seat, DALJE))
         self.version += 1
@@ -228,10 +229,9 @@ class LoraPartie:
             ]
             out["trick_counts"] = list(deal.trick_counts)
             out["taken"] = [names_of(t) for t in deal.taken]
-            penalty = PENALTY_MASKS[deal.contract]
+            penalty = deal.penalty_mask
             out["penalty_cards"] = [names_of(t & penalty) for t in deal.taken]
-        else:
-            assert isinstance(deal, LayoutDeal)
+        elif isinstance(deal, LayoutDeal):
             out["start_rank"] = None if deal.start_rank is None else "789TJQKA"[deal.start_rank]
             out["rows"] = [[CARD_NAMES[c] for c in row] for row in deal.rows]
         return out

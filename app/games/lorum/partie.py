@@ -1,0 +1,97 @@
+"""A partie of Hungarian Lórum: Lora's table and order, chips and a shared bank."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.cards import CARD_NAMES
+from app.games.lora.deal import Deal
+from app.games.lora.partie import LoraPartie
+from app.games.lorum.contracts import N_DEALS, N_SEATS, contract_of, dealer_of, first_player_of
+from app.games.lorum.deals import DominoDeal, FastTrainDeal, KvartDeal, new_lorum_deal
+
+
+def lorum_places(totals: list[int]) -> list[int]:
+    """The highest total wins; equal totals draw and share the place (1, 1, 3, 4)."""
+    return [1 + sum(1 for t in totals if t > mine) for mine in totals]
+
+
+class LorumPartie(LoraPartie):
+    game = "lorum"
+    n_seats = N_SEATS
+    packet = 2  # "по 8 пачками по 2"
+
+    def __init__(self, settings: dict[str, Any], seed: int | str | None):
+        self.bank = 0
+        self.bank_deltas: list[int] = []
+        super().__init__(settings, seed)
+
+    def _new_deal(self, k: int, hands: list[int]) -> Deal:
+        return new_lorum_deal(contract_of(k), hands, first_player_of(k), self.bank)
+
+    def _score(self, deal: Deal) -> None:
+        self.bank += deal.bank_delta  # type: ignore[attr-defined]
+        self.bank_deltas.append(deal.bank_delta)  # type: ignore[attr-defined]
+        super()._score(deal)
+
+    def live_bank(self) -> int:
+        """The bank as the table sees it now, with the passes of a running Domino."""
+        deal = self.deal
+        if isinstance(deal, DominoDeal) and not deal.ended:
+            return self.bank + sum(deal.passes)
+        return self.bank
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "deals": [
+                {"contract": int(contract_of(k)), "transfers": list(p), "bank": self.bank_deltas[k]}
+                for k, p in enumerate(self.points)
+            ],
+            "bank": self.bank,
+            "totals": list(self.totals),
+            "places": lorum_places(self.totals),
+        }
+
+    def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
+        out = super()._deal_view(deal, k, seat)
+        out["bank"] = self.live_bank()
+        if isinstance(deal, KvartDeal):
+            out["chain"] = [[s, CARD_NAMES[c]] for s, c in deal.chain]
+            out["chains"] = [[[s, CARD_NAMES[c]] for s, c in chain] for chain in deal.chains]
+            out["next_card"] = None if deal.next_card is None else CARD_NAMES[deal.next_card]
+        elif isinstance(deal, FastTrainDeal):
+            out["train"] = [[s, CARD_NAMES[c]] for s, c in deal.train]
+            out["next_rank"] = None if deal.next_rank is None else "789TJQKA"[deal.next_rank]
+        elif isinstance(deal, DominoDeal):
+            out["passes"] = list(deal.passes)
+        return out
+
+    def score_sheet(self) -> dict[str, Any]:
+        """28 rows of transfers and the bank after each deal, running totals, places."""
+        rows = []
+        running = [0] * N_SEATS
+        bank = 0
+        for k in range(N_DEALS):
+            contract = contract_of(k)
+            row: dict[str, Any] = {
+                "deal": k,
+                "dealer": dealer_of(k),
+                "contract": int(contract),
+                "contract_title": contract.title,
+                "transfers": None,
+                "running": None,
+                "bank": None,
+            }
+            if k < len(self.points):
+                running = [a + b for a, b in zip(running, self.points[k])]
+                bank += self.bank_deltas[k]
+                row.update(transfers=list(self.points[k]), running=list(running), bank=bank)
+            rows.append(row)
+        return {
+            "rows": rows,
+            "current": None if self.finished else max(self.deal_index, 0),
+            "bank": self.live_bank(),
+            "totals": list(self.totals),
+            "places": lorum_places(self.totals),
+            "finished": self.finished,
+        }
