@@ -61,10 +61,18 @@ class Deal:
     def play(self, seat: int, c: int) -> None:
         raise NotImplementedError
 
+    allows_dalje = False  # only contracts without tricks know passing
+
     def pass_turn(self, seat: int) -> None:
-        """``dalje``: refused unless the contract knows passing."""
+        """``dalje``: only where the contract knows it, and only for a seat that has no
+        card it may play (rulings L3)."""
         self.check_turn(seat)
-        raise IllegalAction("dalje is said only in contract 7 (Lora)")
+        if not self.allows_dalje:
+            raise IllegalAction("dalje is said only in contract 7 (Lora)")
+        playable = self.legal_mask(seat)
+        if playable:
+            raise IllegalAction(f"seat {seat} may not say dalje while holding {CARD_NAMES[highest(playable)]}")
+        self.turn = (seat + 1) % N_SEATS
 
     def check_turn(self, seat: int) -> None:
         if self.ended:
@@ -171,6 +179,8 @@ class TrickDeal(Deal):
 class LayoutDeal(Deal):
     """Contract 7, Lora: build each suit up from the start rank, A wrapping to 7 (section 6)."""
 
+    allows_dalje = True
+
     def __init__(self, hands: list[int], first: int):
         super().__init__(Contract.LORA, hands, first)
         self.start_rank: int | None = None
@@ -202,14 +212,6 @@ class LayoutDeal(Deal):
             self._finish(seat)
         else:
             self.turn = (seat + 1) % N_SEATS
-
-    def pass_turn(self, seat: int) -> None:
-        """``dalje``: only for a seat that has no card it may play (rulings L3)."""
-        self.check_turn(seat)
-        playable = self.legal_mask(seat)
-        if playable:
-            raise IllegalAction(f"seat {seat} may not say dalje while holding {CARD_NAMES[highest(playable)]}")
-        self.turn = (seat + 1) % N_SEATS
 
     def _finish(self, out_seat: int) -> None:
         self.ended = True

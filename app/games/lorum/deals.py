@@ -9,7 +9,7 @@ them and what they pay. Kvart and Fast train are Lórum's own. Every deal ends w
 from __future__ import annotations
 
 from app.games.base import IllegalAction
-from app.games.cards import CARD_NAMES, HEARTS, KING, QUEEN, SUIT_MASKS, card, highest, rank_of, suit_of
+from app.games.cards import CARD_NAMES, HEARTS, KING, QUEEN, SUIT_MASKS, card, rank_of, suit_of
 from app.games.lora.deal import Deal, LayoutDeal, TrickDeal
 from app.games.lorum.contracts import N_SEATS, LorumContract
 
@@ -149,6 +149,8 @@ class FastTrainDeal(Deal):
     """Fast train (section 05): after a free first card, each in turn plays the next rank
     in any suit (A is followed by 7) or says dalje without one."""
 
+    allows_dalje = True
+
     def __init__(self, hands: list[int], first: int):
         super().__init__(LorumContract.FAST_TRAIN, hands, first)  # type: ignore[arg-type]
         self.next_rank: int | None = None
@@ -178,13 +180,6 @@ class FastTrainDeal(Deal):
             self.points = self.transfers
         else:
             self.turn = (seat + 1) % N_SEATS
-
-    def pass_turn(self, seat: int) -> None:
-        self.check_turn(seat)
-        playable = self.legal_mask(seat)
-        if playable:
-            raise IllegalAction(f"seat {seat} may not say dalje while holding {CARD_NAMES[highest(playable)]}")
-        self.turn = (seat + 1) % N_SEATS
 
 
 class DominoDeal(LayoutDeal):
