@@ -1,0 +1,136 @@
+"""Random legal play of whole parties: invariants, hidden cards, replay (hypothesis)."""
+
+import json
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from app.games.base import IllegalAction
+from app.games.cards import CARD_NAMES, FULL_MASK, mask_of
+from app.games.preferans import PreferansPartie
+from app.games.records import replay
+
+SETTINGS = st.fixed_dictionaries({
+    "bule": st.sampled_from([30, 40, 60]),
+    "refe": st.integers(min_value=0, max_value=3),
+})
+_NAMES = set(CARD_NAMES)
+
+
+def _cards_in(obj, out):
+    if isinstance(obj, str):
+        if obj in _NAMES:
+            out.add(obj)
+        elif obj.startswith("skart "):
+            out.update(obj.split()[1:])
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _cards_in(v, out)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _cards_in(v, out)
+    return out
+
+
+def check_conservation(p):
+    h = p.hand
+    played = 0
+    if h.play is not None:
+        for cards, _ in h.play.history:
+            played |= mask_of(c for _, c in cards)
+        played |= mask_of(c for _, c in h.play.trick)
+    parts = [h.hands[0], h.hands[1], h.hands[2], played, h.skart]
+    if not h.talon_shown:
+        parts.append(mask_of(h.talon))
+    total = 0
+    for m in parts:
+        assert total & m == 0, "a card is in two places"
+        total |= m
+    if h.over and h.play is not None and h.play.over and h.play.remaining == 0:
+        assert sum(h.play.tricks) == 10
+    assert total == FULL_MASK
+
+
+def visible(p, seat):
+    """The cards ``seat`` (None: spectator) may see in the view of the hand in play."""
+    h = p.hand
+    allowed = 0
+    if h.play is not None:
+        for cards, _ in h.play.history:
+            allowed |= mask_of(c for _, c in cards)
+        allowed |= mask_of(c for _, c in h.play.trick)
+    if h.talon_shown:
+        allowed |= mask_of(h.talon)
+    if seat is not None:
+        allowed |= h.hands[seat]
+        po = h.ponuda
+        if po is not None and po.shows_cards and seat != h.declarer:
+            allowed |= h.hands[h.declarer]
+    return {CARD_NAMES[c] for c in range(32) if allowed >> c & 1}
+
+
+def check_views(p):
+    h = p.hand
+    for seat in (None, 0, 1, 2):
+        view = json.loads(json.dumps(p.view(seat)))
+        assert view["version"] == p.version
+        hv = view["hand"]
+        if h.over:
+            assert hv["deal"]["skart"] == [CARD_NAMES[c] for c in range(32) if h.skart >> c & 1]
+            continue
+        hv.pop("deal", None)
+        seen = _cards_in(hv, set()) | _cards_in(view["legal_actions"], set())
+        assert seen <= visible(p, seat), (seat, seen - visible(p, seat))
+
+
+def play(seed, settings_, check_every_step):
+    p = PreferansPartie.new(settings_, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(20_000):
+        if p.finished:
+            break
+        seats = p.seats_to_act()
+        seat = rng.choice(seats) if seats else None
+        if seat is None or rng.random() < 0.1:  # now and then an optional word out of turn
+            seat = rng.choice([s for s in range(3) if p.legal_actions(s)])
+        words = p.legal_actions(seat)
+        assert words, (seat, p.view(seat))
+        # bad words leave the state unchanged
+        version = p.version
+        try:
+            p.apply(seat, "7X")
+        except IllegalAction:
+            pass
+        assert p.version == version
+        p.apply(seat, rng.choice(words))
+        assert sum(p.result()["bule"]) >= 0
+        if check_every_step:
+            check_conservation(p)
+            check_views(p)
+    return p
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10**9), settings_=SETTINGS)
+def test_random_parties_keep_every_invariant(seed, settings_):
+    p = play(seed, settings_, check_every_step=True)
+    r = p.result()
+    assert sorted(r["places"]) == [1, 2, 3]
+    assert all(len(row) == 3 and row[i] == 0 for i, row in enumerate(r["supe"]))
+    for s in range(3):
+        assert r["refe"]["open"][s] + r["refe"]["played"][s] <= settings_["refe"]
+        sup_to = sum(r["supe"][j][s] for j in range(3))
+        assert r["results"][s] == sup_to - sum(r["supe"][s]) + 10 * r["bule"][s]
+    if p.finished and not p.otpis_accepted:
+        assert sum(r["bule"]) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10**9), settings_=SETTINGS)
+def test_replay_of_the_record_reproduces_the_partie(seed, settings_):
+    p = play(seed, settings_, check_every_step=False)
+    record = json.loads(json.dumps(p.to_record(["a", "b", "c"])))
+    q = replay(record)
+    assert q.result() == p.result()
+    assert q.papir() == p.papir()
+    assert q.to_record(["a", "b", "c"])["deals"] == record["deals"]
