@@ -39,10 +39,71 @@ def _cmd_random_partie(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.db.migrate import upgrade
+
+    upgrade(get_settings().database_url)
+    print("database is up to date")
+    return 0
+
+
+def _cmd_create_admin(args: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.db import Database
+    from app.db.migrate import upgrade
+    from app.errors import ClubError
+    from app.members.service import ensure_admin
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    try:
+        member, password = ensure_admin(Database(settings.database_url), args.name)
+    except ClubError as e:
+        print(f"create-admin: {e.message}", file=sys.stderr)
+        return 1
+    if password is None:
+        print(f"{member.name} is now an admin (password unchanged)")
+    else:
+        print(f"admin {member.name} created, password: {password}")
+    return 0
+
+
+def first_start_accounts(database_url: str) -> list[tuple[str, str]]:
+    """On an empty database: an ``admin`` and a ``demo`` member with fresh passwords."""
+    from app.db import Database
+    from app.members.passwords import generate_password
+    from app.members.service import count_members, ensure_admin, register
+
+    db = Database(database_url)
+    try:
+        if count_members(db) > 0:
+            return []
+        _, admin_password = ensure_admin(db, "admin")
+        demo_password = generate_password()
+        register(db, "demo", demo_password)
+        return [("admin", admin_password or ""), ("demo", demo_password)]
+    finally:
+        db.dispose()
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    uvicorn.run("app.web.main:app", host=args.host, port=args.port)
+    from app.config import get_settings
+    from app.db.migrate import upgrade
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    created = first_start_accounts(settings.database_url)
+    if created:
+        print("=" * 64)
+        print("First start of an empty Club: log in with (shown only this once)")
+        for name, password in created:
+            print(f"  {name:8} {password}")
+        print("=" * 64, flush=True)
+    print(f"Klub: http://{args.host}:{args.port}/  (API: /docs)", flush=True)
+    uvicorn.run("app.web.main:create_app", factory=True, host=args.host, port=args.port)
     return 0
 
 
@@ -61,7 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", help="comma-separated display names in seat order")
     p.set_defaults(func=_cmd_random_partie)
 
-    p = sub.add_parser("serve", help="start the Club's web server")
+    p = sub.add_parser("migrate", help="upgrade the database to the current schema")
+    p.set_defaults(func=_cmd_migrate)
+
+    p = sub.add_parser("create-admin", help="create an admin (printing a fresh password) or promote a member")
+    p.add_argument("name")
+    p.set_defaults(func=_cmd_create_admin)
+
+    p = sub.add_parser("serve", help="migrate, create the first accounts if empty, start the web server")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.set_defaults(func=_cmd_serve)

@@ -1,0 +1,1 @@
+"""Running computer players for the tables, off the request path."""

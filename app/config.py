@@ -1,0 +1,47 @@
+"""The Club's settings, read from the environment (prefix ``KLUB_``) and ``.env``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DATA_DIR = Path("data")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="KLUB_", env_file=".env", extra="ignore")
+
+    database_url: str = Field(default=f"sqlite:///{DATA_DIR / 'klub.db'}")
+    redis_url: str | None = None
+    site_origin: str = "http://127.0.0.1:8000"
+
+    session_cookie: str = "klub_session"
+    session_idle_hours: float = 24 * 7
+    session_max_days: float = 30
+
+    # Pause before a computer player acts, so people can follow the table.
+    bot_delay_seconds: float = 0.4
+    bot_workers: int = 4
+    # How often the timer watcher looks for decisions whose time ran out.
+    deadline_poll_seconds: float = 1.0
+    # How many past events of a table each instance keeps for reconnecting clients.
+    event_history: int = 64
+
+    # argon2id cost; None keeps argon2-cffi's defaults (64 MiB, 3 passes).
+    argon2_time_cost: int | None = None
+    argon2_memory_kib: int | None = None
+
+    chat_max_length: int = 500
+    online_window_seconds: int = 120
+
+    @property
+    def secure_cookies(self) -> bool:
+        return self.site_origin.startswith("https://")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

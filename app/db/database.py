@@ -1,0 +1,92 @@
+"""Engines and transactions.
+
+SQLite: WAL, a busy timeout, and ``BEGIN IMMEDIATE`` for every write transaction so a
+read-then-write never fails half-way with "database is locked". PostgreSQL: writers
+lock the rows they decide on (``SELECT ... FOR UPDATE``, see :func:`for_update`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+SQLITE_BUSY_TIMEOUT_SECONDS = 30
+
+
+def _sqlite_engine(url: str, begin: str) -> Engine:
+    parsed = make_url(url)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record):
+        # Let SQLAlchemy, not the driver, decide when a transaction begins.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_SECONDS * 1000}")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        conn.exec_driver_sql(begin)
+
+    return engine
+
+
+def normalize_url(url: str) -> str:
+    """Accept plain ``postgresql://`` URLs and use psycopg 3 for them."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+class Database:
+    """The Club's database: ``read()`` and ``write()`` transactions."""
+
+    def __init__(self, url: str):
+        self.url = normalize_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            self.read_engine = _sqlite_engine(self.url, "BEGIN")
+            self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
+        else:
+            self.read_engine = self.write_engine = create_engine(self.url, pool_pre_ping=True, pool_size=10)
+        self._read = sessionmaker(self.read_engine, expire_on_commit=False)
+        self._write = sessionmaker(self.write_engine, expire_on_commit=False)
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        # Closing (not rolling back) ends the transaction and keeps the loaded objects usable.
+        with self._read() as session:
+            yield session
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One transaction that commits at the end of the block, or rolls back on error."""
+        with self._write() as session, session.begin():
+            yield session
+
+    def ping(self) -> None:
+        with self.read_engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
+    def dispose(self) -> None:
+        self.read_engine.dispose()
+        if self.write_engine is not self.read_engine:
+            self.write_engine.dispose()
+
+
+def for_update(stmt, db: Database):
+    """Lock the selected rows on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the lock."""
+    return stmt if db.is_sqlite else stmt.with_for_update()

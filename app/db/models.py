@@ -1,0 +1,149 @@
+"""The Club's tables.
+
+The append-only ``actions`` log (one row per applied word, numbered per partie) is the
+source of truth of every table; ``parties.version`` is the number of its rows, and the
+state is the replay of ``parties.seed`` + the log.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from app.db.types import UTCDateTime, utcnow
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Member(Base):
+    __tablename__ = "members"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    # Lower-cased name: "Ana" and "ana" are one member.
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16), default="member")
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class LoginSession(Base):
+    """A server-side session; the cookie holds a random token, the row its SHA-256."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    member: Mapped[Member] = relationship(lazy="joined")
+
+
+class Partie(Base):
+    __tablename__ = "parties"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    # Engine settings only (what goes into the record); the timer is a table option.
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    timer_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # proposed -> running -> finished; or proposed -> withdrawn.
+    status: Mapped[str] = mapped_column(String(16), default="proposed", index=True)
+    exhibition: Mapped[bool] = mapped_column(Boolean, default=False)
+    proposer_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    # Never leaves the server: every deal of the partie is shuffled from it.
+    seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    seats: Mapped[list[PartieSeat]] = relationship(
+        order_by="PartieSeat.seat", lazy="selectin", cascade="all, delete-orphan"
+    )
+    proposer: Mapped[Member] = relationship(lazy="select")
+
+
+class PartieSeat(Base):
+    __tablename__ = "partie_seats"
+
+    partie_id: Mapped[int] = mapped_column(ForeignKey("parties.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # member (named or joined), open (any member may join), bot (computer player).
+    kind: Mapped[str] = mapped_column(String(16))
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True, index=True)
+    # invited, accepted, declined (member seats); open seats and bots are "accepted"-free.
+    answer: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    away: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The member left and the others agreed: a computer player plays the rest.
+    taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Seats that agreed to hand this seat to a computer player.
+    takeover_votes: Mapped[list[int]] = mapped_column(JSON, default=list)
+
+    member: Mapped[Member | None] = relationship(lazy="joined")
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == "bot" or self.taken_over
+
+
+class Action(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("partie_id", "client_action_id", name="uq_actions_client_action"),)
+
+    partie_id: Mapped[int] = mapped_column(ForeignKey("parties.id", ondelete="CASCADE"), primary_key=True)
+    # 1-based; the partie's version right after this action.
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    word: Mapped[str] = mapped_column(String(64))
+    client_action_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True)
+    # member, bot, timer
+    source: Mapped[str] = mapped_column(String(16), default="member")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_partie", "partie_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    partie_id: Mapped[int] = mapped_column(ForeignKey("parties.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    member: Mapped[Member] = relationship(lazy="joined")
+
+
+class ImportedRecord(Base):
+    """A ``klub-record/1`` a member uploaded to view; validated by replay on import."""
+
+    __tablename__ = "imported_records"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    game: Mapped[str] = mapped_column(String(16))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

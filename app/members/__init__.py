@@ -1,0 +1,1 @@
+"""Members: accounts, passwords, sessions, roles, who is online."""

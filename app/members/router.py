@@ -1,0 +1,100 @@
+"""Accounts, sessions and the member list."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from app.club import Club
+from app.members import service
+from app.web.deps import ClubDep, MemberDep
+
+router = APIRouter(prefix="/api", tags=["members"])
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+
+
+class PasswordChange(BaseModel):
+    old_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
+
+
+def _set_cookie(response: Response, club: Club, token: str) -> None:
+    s = club.settings
+    response.set_cookie(
+        s.session_cookie,
+        token,
+        max_age=int(s.session_max_days * 86400),
+        httponly=True,
+        samesite="lax",
+        secure=s.secure_cookies,
+        path="/",
+    )
+
+
+def _me(member: service.CurrentMember) -> dict:
+    return {"name": member.name, "role": member.role}
+
+
+@router.post("/auth/register", status_code=201, summary="Create an account and log in")
+async def register(body: Credentials, response: Response, club: ClubDep):
+    await run_in_threadpool(service.register, club.db, body.name, body.password)
+    token, member = await run_in_threadpool(service.login, club.db, club.settings, body.name, body.password)
+    _set_cookie(response, club, token)
+    return _me(member)
+
+
+@router.post("/auth/login", summary="Log in; a new session every time")
+async def login(body: Credentials, request: Request, response: Response, club: ClubDep):
+    old = request.cookies.get(club.settings.session_cookie)
+    token, member = await run_in_threadpool(service.login, club.db, club.settings, body.name, body.password)
+    if old:
+        await run_in_threadpool(service.end_session, club.db, service.session_id_of(old))
+        club.notify_sessions_ended([service.session_id_of(old)])
+    _set_cookie(response, club, token)
+    return _me(member)
+
+
+@router.post("/auth/logout", summary="End this session (everywhere=true: every session of mine)")
+def logout(member: MemberDep, response: Response, club: ClubDep, everywhere: bool = False):
+    if everywhere:
+        ended = service.end_all_sessions(club.db, member.id)
+    else:
+        service.end_session(club.db, member.session_id)
+        ended = [member.session_id]
+    club.notify_sessions_ended(ended)
+    response.delete_cookie(club.settings.session_cookie, path="/")
+    return {"ok": True}
+
+
+@router.post("/auth/password", summary="Change my password; my other sessions end")
+def change_password(body: PasswordChange, member: MemberDep, club: ClubDep):
+    ended = service.change_password(club.db, member, body.old_password, body.new_password)
+    club.notify_sessions_ended(ended)
+    return {"ok": True}
+
+
+@router.get("/me", summary="Who am I")
+def me(member: MemberDep):
+    return _me(member)
+
+
+@router.get("/members", summary="Members, with who is online now")
+def members(member: MemberDep, club: ClubDep):
+    return {"members": service.list_members(club.db, club.settings)}
+
+
+@router.post("/members/{name}/disable", summary="Admin: disable a member")
+def disable(name: str, member: MemberDep, club: ClubDep):
+    club.notify_sessions_ended(service.set_disabled(club.db, member, name, True))
+    return {"ok": True}
+
+
+@router.post("/members/{name}/enable", summary="Admin: enable a member again")
+def enable(name: str, member: MemberDep, club: ClubDep):
+    service.set_disabled(club.db, member, name, False)
+    return {"ok": True}

@@ -1,0 +1,215 @@
+"""Member accounts and login sessions."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import delete, func, select
+
+from app.config import Settings
+from app.db import Database
+from app.db.models import LoginSession, Member
+from app.db.types import utcnow
+from app.errors import ClubError, Conflict, Forbidden, Invalid, NotAuthenticated, NotFound
+from app.members import passwords
+
+NAME_PATTERN = re.compile(r"^[\w.-]{3,32}$")
+# Refresh a session's idle clock at most this often (one write per minute, not per request).
+TOUCH_EVERY = timedelta(seconds=60)
+
+
+@dataclass(frozen=True)
+class CurrentMember:
+    id: int
+    name: str
+    role: str
+    session_id: str
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+def session_id_of(token: str) -> str:
+    """The stored id of a cookie token: its SHA-256, so a database leak is no session leak."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _check_name(name: str) -> str:
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        raise Invalid("a name has 3 to 32 letters, digits, '.', '_' or '-'", code="invalid_name")
+    return name
+
+
+def _check_password(password: str) -> str:
+    if not isinstance(password, str) or not passwords.MIN_LENGTH <= len(password) <= passwords.MAX_LENGTH:
+        raise Invalid(
+            f"a password has {passwords.MIN_LENGTH} to {passwords.MAX_LENGTH} characters", code="invalid_password"
+        )
+    return password
+
+
+def register(db: Database, name: str, password: str, role: str = "member") -> Member:
+    _check_name(name)
+    _check_password(password)
+    password_hash = passwords.hash_password(password)
+    with db.write() as s:
+        if s.scalar(select(Member.id).where(Member.name_key == name.lower())) is not None:
+            raise Conflict(f"the name {name!r} is taken", code="name_taken")
+        member = Member(name=name, name_key=name.lower(), password_hash=password_hash, role=role)
+        s.add(member)
+        s.flush()
+        return member
+
+
+def find_member(db: Database, name: str) -> Member:
+    with db.read() as s:
+        member = s.scalar(select(Member).where(Member.name_key == str(name).lower()))
+    if member is None:
+        raise NotFound(f"no member named {name!r}", code="no_such_member")
+    return member
+
+
+def count_members(db: Database) -> int:
+    with db.read() as s:
+        return s.scalar(select(func.count(Member.id))) or 0
+
+
+def login(db: Database, settings: Settings, name: str, password: str) -> tuple[str, CurrentMember]:
+    """Check the password and open a new session; returns the cookie token."""
+    bad = ClubError("wrong name or password", code="bad_credentials", status=401)
+    with db.read() as s:
+        member = s.scalar(select(Member).where(Member.name_key == str(name).lower()))
+    if member is None:
+        passwords.spend_verify_time(str(password))
+        raise bad
+    if not passwords.verify_password(member.password_hash, str(password)):
+        raise bad
+    if member.disabled:
+        raise Forbidden("this account is disabled", code="account_disabled")
+    token = secrets.token_urlsafe(32)
+    now = utcnow()
+    with db.write() as s:
+        s.add(
+            LoginSession(
+                id=session_id_of(token),
+                member_id=member.id,
+                created_at=now,
+                last_seen_at=now,
+                expires_at=now + timedelta(days=settings.session_max_days),
+            )
+        )
+        row = s.get(Member, member.id)
+        row.last_seen_at = now
+        if passwords.needs_rehash(row.password_hash):
+            row.password_hash = passwords.hash_password(str(password))
+    return token, CurrentMember(member.id, member.name, member.role, session_id_of(token))
+
+
+def authenticate(db: Database, settings: Settings, token: str | None) -> CurrentMember:
+    """The member of a session cookie, or :class:`NotAuthenticated`."""
+    if not token:
+        raise NotAuthenticated("log in first")
+    sid = session_id_of(token)
+    now = utcnow()
+    with db.read() as s:
+        row = s.get(LoginSession, sid)
+        if row is None:
+            raise NotAuthenticated("your session has ended; log in again", code="session_ended")
+        member = row.member
+        expired = now >= row.expires_at or now - row.last_seen_at > timedelta(hours=settings.session_idle_hours)
+        stale = now - row.last_seen_at > TOUCH_EVERY
+    if expired or member.disabled:
+        end_session(db, sid)
+        raise NotAuthenticated("your session has ended; log in again", code="session_ended")
+    if stale:
+        with db.write() as s:
+            row = s.get(LoginSession, sid)
+            if row is not None:
+                row.last_seen_at = now
+                s.get(Member, member.id).last_seen_at = now
+    return CurrentMember(member.id, member.name, member.role, sid)
+
+
+def touch_member(db: Database, member_id: int) -> None:
+    with db.write() as s:
+        member = s.get(Member, member_id)
+        if member is not None:
+            member.last_seen_at = utcnow()
+
+
+def end_session(db: Database, session_id: str) -> None:
+    with db.write() as s:
+        s.execute(delete(LoginSession).where(LoginSession.id == session_id))
+
+
+def end_all_sessions(db: Database, member_id: int, except_session: str | None = None) -> list[str]:
+    """End every session of a member (but one); returns the ended session ids."""
+    with db.write() as s:
+        ids = [
+            sid
+            for sid in s.scalars(select(LoginSession.id).where(LoginSession.member_id == member_id))
+            if sid != except_session
+        ]
+        if ids:
+            s.execute(delete(LoginSession).where(LoginSession.id.in_(ids)))
+    return ids
+
+
+def change_password(db: Database, member: CurrentMember, old: str, new: str) -> list[str]:
+    """Set a new password; every other session of the member ends (their ids are returned)."""
+    _check_password(new)
+    with db.read() as s:
+        current_hash = s.get(Member, member.id).password_hash
+    if not passwords.verify_password(current_hash, str(old)):
+        raise ClubError("the current password is wrong", code="bad_credentials", status=403)
+    new_hash = passwords.hash_password(new)
+    with db.write() as s:
+        s.get(Member, member.id).password_hash = new_hash
+    return end_all_sessions(db, member.id, except_session=member.session_id)
+
+
+def set_disabled(db: Database, admin: CurrentMember, name: str, disabled: bool) -> list[str]:
+    """Admin: disable (or enable) a member; a disabled member's sessions end at once."""
+    if not admin.is_admin:
+        raise Forbidden("only an admin may do that", code="admin_only")
+    with db.write() as s:
+        member = s.scalar(select(Member).where(Member.name_key == str(name).lower()))
+        if member is None:
+            raise NotFound(f"no member named {name!r}", code="no_such_member")
+        if member.id == admin.id:
+            raise Conflict("an admin cannot disable himself", code="cannot_disable_self")
+        member.disabled = disabled
+        member_id = member.id
+    return end_all_sessions(db, member_id) if disabled else []
+
+
+def list_members(db: Database, settings: Settings) -> list[dict]:
+    cutoff = utcnow() - timedelta(seconds=settings.online_window_seconds)
+    with db.read() as s:
+        members = s.scalars(select(Member).order_by(Member.name_key)).all()
+    return [
+        {
+            "name": m.name,
+            "role": m.role,
+            "disabled": m.disabled,
+            "online": bool(m.last_seen_at and m.last_seen_at >= cutoff and not m.disabled),
+        }
+        for m in members
+    ]
+
+
+def ensure_admin(db: Database, name: str, password: str | None = None) -> tuple[Member, str | None]:
+    """Create admin ``name`` (password generated unless given), or promote an existing member."""
+    with db.write() as s:
+        member = s.scalar(select(Member).where(Member.name_key == name.lower()))
+        if member is not None:
+            member.role = "admin"
+            return member, None
+    password = password or passwords.generate_password()
+    return register(db, name, password, role="admin"), password
+

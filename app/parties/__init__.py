@@ -1,0 +1,1 @@
+"""Parties: proposals ("predlog"), starting them, the archive and records."""

@@ -1,0 +1,134 @@
+"""The archive: parties per member and for the Club, score sheets, records in and out.
+
+A record of a partie still being played must not tell anyone more than the table does:
+the running deal keeps only the hand of the member asking (if he plays), the talon and
+the other hands are null, and the seed never leaves the server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from app.club import Club
+from app.db.models import ImportedRecord, Member, Partie, PartieSeat
+from app.errors import Invalid, NotFound
+from app.games.base import GameError
+from app.games.records import replay
+from app.members.service import CurrentMember
+from app.parties.proposals import proposal_summary
+from app.tables.engines import public_word
+from app.tables.service import get_partie, open_table, player_name, seat_of
+
+ARCHIVE_STATUSES = {"finished": ("finished",), "unfinished": ("running",), "all": ("finished", "running")}
+
+
+def list_parties(club: Club, member_name: str | None, status: str = "all", limit: int = 100) -> list[dict[str, Any]]:
+    if status not in ARCHIVE_STATUSES:
+        raise Invalid("status is finished, unfinished or all", code="invalid_status")
+    with club.db.read() as s:
+        stmt = select(Partie).where(Partie.status.in_(ARCHIVE_STATUSES[status]))
+        member_id = None
+        if member_name is not None:
+            member = s.scalar(select(Member).where(Member.name_key == member_name.lower()))
+            if member is None:
+                raise NotFound(f"no member named {member_name!r}", code="no_such_member")
+            member_id = member.id
+            stmt = stmt.where(Partie.id.in_(select(PartieSeat.partie_id).where(PartieSeat.member_id == member.id)))
+        parties = s.scalars(stmt.order_by(Partie.id.desc()).limit(max(1, min(limit, 500)))).all()
+        out = []
+        for p in parties:
+            summary = proposal_summary(p, member_id)
+            summary["result"] = p.result
+            out.append(summary)
+        return out
+
+
+
+def score_sheet(club: Club, partie_id: int) -> dict[str, Any]:
+    """The score sheet as the engine keeps it (Lora's deals and totals, the preferans papir)."""
+    with club.db.read() as s:
+        partie = get_partie(s, partie_id)
+        table = open_table(club, s, partie)
+        with table.lock:
+            result = table.engine.result()
+        return {
+            "partie": partie.id,
+            "game": partie.game,
+            "status": partie.status,
+            "players": [player_name(row) for row in partie.seats],
+            "version": table.version,
+            "result": result,
+        }
+
+
+def record(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str, Any]:
+    """``klub-record/1`` of a partie; a running one is redacted for the member asking."""
+    with club.db.read() as s:
+        partie = get_partie(s, partie_id)
+        table = open_table(club, s, partie)
+        players = [player_name(row) for row in partie.seats]
+        seat = seat_of(partie, member.id if member else None)
+        with table.lock:
+            out = table.engine.to_record(players)
+            finished = table.engine.finished
+    out.pop("seed", None)
+    if not finished:
+        _redact_running_deal(out, partie.game, seat)
+    return out
+
+
+def _redact_running_deal(rec: dict[str, Any], game: str, seat: int | None) -> None:
+    rec["unfinished"] = True
+    deals = rec.get("deals") or []
+    if not deals:
+        return
+    running = deals[-1]
+    running["hands"] = [hand if i == seat else None for i, hand in enumerate(running.get("hands") or [])]
+    if "talon" in running:
+        running["talon"] = None
+    running["actions"] = [[s, public_word(game, w, own=s == seat)] for s, w in running.get("actions", [])]
+    running["redacted"] = True
+    rec["redacted_deal"] = len(deals) - 1
+
+
+def import_record(club: Club, member: CurrentMember, rec: Any) -> dict[str, Any]:
+    """Check a record by replaying it and keep it to view; returns it with its result."""
+    if not isinstance(rec, dict):
+        raise Invalid("a record is a JSON object", code="invalid_record")
+    rec = dict(rec)
+    if rec.get("redacted_deal") is not None:
+        # An export of a running partie: its last deal cannot be replayed.
+        rec["deals"] = list(rec.get("deals") or [])[: rec["redacted_deal"]]
+        rec.pop("redacted_deal")
+    try:
+        partie = replay(rec)
+        rec["result"] = partie.result()
+    except GameError as e:
+        raise Invalid(f"the record does not replay: {e}", code="invalid_record") from None
+    except (ImportError, AttributeError):
+        raise Invalid(f"{rec.get('game')!r} cannot be replayed on this server yet", code="game_unavailable") from None
+    with club.db.write() as s:
+        row = ImportedRecord(member_id=member.id, game=rec["game"], players=list(rec["players"]), record=rec)
+        s.add(row)
+        s.flush()
+        return {"id": row.id, "game": row.game, "players": row.players, "finished": partie.finished, "record": rec}
+
+
+def get_imported(club: Club, record_id: int) -> dict[str, Any]:
+    with club.db.read() as s:
+        row = s.get(ImportedRecord, record_id)
+        if row is None:
+            raise NotFound(f"there is no imported record {record_id}", code="no_such_record")
+        return {"id": row.id, "game": row.game, "players": row.players, "record": row.record}
+
+
+def list_imported(club: Club, member: CurrentMember) -> list[dict[str, Any]]:
+    with club.db.read() as s:
+        rows = s.scalars(
+            select(ImportedRecord).where(ImportedRecord.member_id == member.id).order_by(ImportedRecord.id.desc())
+        ).all()
+        return [{"id": r.id, "game": r.game, "players": r.players} for r in rows]
+
+

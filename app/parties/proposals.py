@@ -1,0 +1,271 @@
+"""Proposing a partie, answering invitations, and starting it when every seat is filled.
+
+The proposer sits at seat 0 and deals first. Each other seat is a named member (who
+must accept), an open seat (any member may take it) or a computer player. An
+exhibition partie has computer players only and is watched, not played.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from app.club import Club
+from app.db.database import for_update
+from app.db.models import Member, Partie, PartieSeat
+from app.db.types import utcnow
+from app.errors import Conflict, Forbidden, Invalid, NotFound
+from app.games.base import SettingsError
+from app.members.service import CurrentMember
+from app.tables.engines import engine_for, seat_count
+from app.tables.service import seats_info
+
+TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str  # member, open, bot
+    name: str | None = None
+    bot: str | None = None
+
+
+def _check_settings(game: str, settings: dict[str, Any] | None) -> dict[str, Any]:
+    cls = engine_for(game)
+    settings = dict(settings or {})
+    try:
+        engine = cls.new(settings)
+    except SettingsError as e:
+        raise Invalid(str(e), code="invalid_settings") from None
+    return dict(getattr(engine, "settings", settings))
+
+
+def _check_timer(timer: int | None) -> int | None:
+    if not timer:
+        return None
+    if not isinstance(timer, int) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
+        raise Invalid(
+            f"the timer is off or {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds per decision", code="invalid_timer"
+        )
+    return timer
+
+
+def propose(
+    club: Club,
+    member: CurrentMember,
+    game: str,
+    settings: dict[str, Any] | None,
+    timer: int | None,
+    seats: list[SeatSpec],
+    exhibition: bool = False,
+) -> int:
+    settings = _check_settings(game, settings)
+    timer = _check_timer(timer)
+    n = seat_count(game)
+    if exhibition:
+        seats = seats or [SeatSpec("bot")] * n
+        if len(seats) != n or any(spec.kind != "bot" for spec in seats):
+            raise Invalid(f"an exhibition has {n} computer players", code="invalid_seats")
+    elif len(seats) != n - 1:
+        raise Invalid(f"{game} has {n} seats: name the {n - 1} beside yours", code="invalid_seats")
+    with club.db.write() as s:
+        rows: list[PartieSeat] = []
+        if not exhibition:
+            rows.append(PartieSeat(seat=0, kind="member", member_id=member.id, answer="accepted"))
+        taken = {member.id} if not exhibition else set()
+        for spec in seats:
+            seat = len(rows)
+            if spec.kind == "bot":
+                rows.append(PartieSeat(seat=seat, kind="bot", bot=spec.bot or "random", answer="accepted"))
+            elif spec.kind == "open":
+                rows.append(PartieSeat(seat=seat, kind="open"))
+            elif spec.kind == "member":
+                invited = s.scalar(select(Member).where(Member.name_key == str(spec.name or "").lower()))
+                if invited is None or invited.disabled:
+                    raise Invalid(f"no member named {spec.name!r}", code="no_such_member")
+                if invited.id in taken:
+                    raise Invalid(f"{invited.name} cannot sit at two seats", code="invalid_seats")
+                taken.add(invited.id)
+                rows.append(PartieSeat(seat=seat, kind="member", member_id=invited.id, answer="invited"))
+            else:
+                raise Invalid("a seat is 'member', 'open' or 'bot'", code="invalid_seats")
+        partie = Partie(
+            game=game,
+            settings=settings,
+            timer_seconds=timer,
+            exhibition=exhibition,
+            proposer_id=member.id,
+            status="proposed",
+            seats=rows,
+        )
+        s.add(partie)
+        s.flush()
+        started = _start_if_ready(partie)
+        partie_id = partie.id
+    _announce(club, partie_id, started)
+    return partie_id
+
+
+def _start_if_ready(partie: Partie) -> bool:
+    if partie.status != "proposed":
+        return False
+    if any(seat.kind == "open" or seat.answer != "accepted" for seat in partie.seats):
+        return False
+    partie.status = "running"
+    partie.seed = secrets.token_hex(16)
+    partie.started_at = utcnow()
+    partie.version = 0
+    return True
+
+
+def _announce(club: Club, partie_id: int, started: bool) -> None:
+    club.notify_partie(partie_id, {"kind": "seats"})
+    club.hub.publish("lobby", {"kind": "proposals", "partie": partie_id})
+    if started:
+        club.poke_bots(partie_id)
+
+
+def _locked_proposal(club: Club, s, partie_id: int) -> Partie:
+    partie = s.scalar(for_update(select(Partie).where(Partie.id == partie_id), club.db))
+    if partie is None:
+        raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
+    if partie.status != "proposed":
+        raise Conflict("this proposal is no longer open", code="not_proposed")
+    return partie
+
+
+def answer(club: Club, member: CurrentMember, partie_id: int, accept: bool) -> dict[str, Any]:
+    with club.db.write() as s:
+        partie = _locked_proposal(club, s, partie_id)
+        seat = next((row for row in partie.seats if row.member_id == member.id and row.kind == "member"), None)
+        if seat is None or seat.seat == 0:
+            raise Forbidden("you are not invited to this partie", code="not_invited")
+        seat.answer = "accepted" if accept else "declined"
+        started = accept and _start_if_ready(partie)
+        out = proposal_summary(partie, member.id)
+    _announce(club, partie_id, started)
+    return out
+
+
+def join(club: Club, member: CurrentMember, partie_id: int, seat_no: int | None = None) -> dict[str, Any]:
+    """Take an open seat (the first one unless ``seat_no`` is given)."""
+    with club.db.write() as s:
+        partie = _locked_proposal(club, s, partie_id)
+        if any(row.member_id == member.id for row in partie.seats):
+            raise Conflict("you already have a seat at this partie", code="already_seated")
+        open_seats = [row for row in partie.seats if row.kind == "open" and row.member_id is None]
+        if seat_no is not None:
+            open_seats = [row for row in open_seats if row.seat == seat_no]
+        if not open_seats:
+            raise Conflict("no open seat to take", code="no_open_seat")
+        row = open_seats[0]
+        row.member_id = member.id
+        row.answer = "accepted"
+        row.kind = "member"
+        started = _start_if_ready(partie)
+        out = proposal_summary(partie, member.id)
+    _announce(club, partie_id, started)
+    return out
+
+
+def withdraw(club: Club, member: CurrentMember, partie_id: int) -> None:
+    with club.db.write() as s:
+        partie = _locked_proposal(club, s, partie_id)
+        if partie.proposer_id != member.id:
+            raise Forbidden("only the proposer may withdraw a proposal", code="not_proposer")
+        partie.status = "withdrawn"
+    _announce(club, partie_id, False)
+
+
+def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, spec: SeatSpec) -> dict[str, Any]:
+    """The proposer fills a seat again (e.g. after a decline)."""
+    with club.db.write() as s:
+        partie = _locked_proposal(club, s, partie_id)
+        if partie.proposer_id != member.id:
+            raise Forbidden("only the proposer may change the seats", code="not_proposer")
+        if not 1 <= seat_no < len(partie.seats):
+            raise Invalid(f"there is no seat {seat_no} to change", code="invalid_seats")
+        row = partie.seats[seat_no]
+        row.member_id, row.bot, row.answer = None, None, None
+        if spec.kind == "bot":
+            row.kind, row.bot, row.answer = "bot", spec.bot or "random", "accepted"
+        elif spec.kind == "open":
+            row.kind = "open"
+        elif spec.kind == "member":
+            invited = s.scalar(select(Member).where(Member.name_key == str(spec.name or "").lower()))
+            if invited is None or invited.disabled:
+                raise Invalid(f"no member named {spec.name!r}", code="no_such_member")
+            if any(other.member_id == invited.id for other in partie.seats if other.seat != seat_no):
+                raise Invalid(f"{invited.name} already has a seat", code="invalid_seats")
+            row.kind, row.member_id, row.answer = "member", invited.id, "invited"
+        else:
+            raise Invalid("a seat is 'member', 'open' or 'bot'", code="invalid_seats")
+        started = _start_if_ready(partie)
+        out = proposal_summary(partie, member.id)
+    _announce(club, partie_id, started)
+    return out
+
+
+def proposal_summary(partie: Partie, member_id: int | None = None) -> dict[str, Any]:
+    my_seat = next((row.seat for row in partie.seats if member_id is not None and row.member_id == member_id), None)
+    return {
+        "id": partie.id,
+        "game": partie.game,
+        "settings": partie.settings,
+        "timer": partie.timer_seconds,
+        "status": partie.status,
+        "exhibition": partie.exhibition,
+        "proposer": partie.proposer.name if partie.proposer else None,
+        "seats": seats_info(partie),
+        "my_seat": my_seat,
+        "version": partie.version,
+        "created_at": partie.created_at.isoformat() if partie.created_at else None,
+        "started_at": partie.started_at.isoformat() if partie.started_at else None,
+        "finished_at": partie.finished_at.isoformat() if partie.finished_at else None,
+    }
+
+
+def get_summary(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str, Any]:
+    with club.db.read() as s:
+        partie = s.get(Partie, partie_id)
+        if partie is None:
+            raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
+        return proposal_summary(partie, member.id if member else None)
+
+
+def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
+    """What the lobby shows a member: invitations, open proposals, his own, running parties."""
+    with club.db.read() as s:
+        proposed = s.scalars(select(Partie).where(Partie.status == "proposed").order_by(Partie.id)).all()
+        mine_running = s.scalars(
+            select(Partie)
+            .join(PartieSeat)
+            .where(Partie.status == "running", PartieSeat.member_id == member.id)
+            .order_by(Partie.id)
+        ).all()
+        watchable = s.scalars(
+            select(Partie).where(Partie.status == "running").order_by(Partie.id.desc()).limit(50)
+        ).all()
+        waiting, open_, own = [], [], []
+        for p in proposed:
+            summary = proposal_summary(p, member.id)
+            if p.proposer_id == member.id:
+                own.append(summary)
+            elif any(r.member_id == member.id and r.answer == "invited" for r in p.seats):
+                waiting.append(summary)
+            elif any(r.kind == "open" for r in p.seats) and summary["my_seat"] is None:
+                open_.append(summary)
+            elif summary["my_seat"] is not None:
+                own.append(summary)
+        return {
+            "invitations": waiting,
+            "open": open_,
+            "mine": own,
+            "playing": [proposal_summary(p, member.id) for p in mine_running],
+            "running": [proposal_summary(p, member.id) for p in watchable],
+        }
+
+

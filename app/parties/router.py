@@ -1,0 +1,116 @@
+"""Proposals, the lobby, the archive and records."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Body
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from app.parties import archive, proposals
+from app.web.deps import ClubDep, MemberDep
+
+router = APIRouter(prefix="/api", tags=["parties"])
+
+
+class SeatIn(BaseModel):
+    kind: Literal["member", "open", "bot"]
+    name: str | None = Field(default=None, max_length=64, description="the invited member (kind=member)")
+    bot: str | None = Field(default=None, max_length=32, description="which computer player (kind=bot)")
+
+    def spec(self) -> proposals.SeatSpec:
+        return proposals.SeatSpec(self.kind, self.name, self.bot)
+
+
+class ProposalIn(BaseModel):
+    game: Literal["lora", "preferans"]
+    settings: dict[str, Any] = Field(default_factory=dict, description='preferans: {"bule": 60, "refe": 2}')
+    timer: int | None = Field(default=None, description="seconds per decision (15..300), or null for none")
+    seats: list[SeatIn] = Field(default_factory=list, description="the seats after mine (seat 1, 2, ...)")
+    exhibition: bool = Field(default=False, description="computer players only; I watch")
+
+
+class JoinIn(BaseModel):
+    seat: int | None = None
+
+
+@router.post("/parties", status_code=201, summary="Propose a partie (it starts when every seat is filled)")
+def propose(body: ProposalIn, member: MemberDep, club: ClubDep):
+    partie_id = proposals.propose(
+        club, member, body.game, body.settings, body.timer, [s.spec() for s in body.seats], body.exhibition
+    )
+    return proposals.get_summary(club, partie_id, member)
+
+
+@router.get("/lobby", summary="Invitations, open proposals, my proposals and parties")
+def lobby(member: MemberDep, club: ClubDep):
+    return proposals.lobby(club, member)
+
+
+@router.get("/parties/{partie_id}", summary="A partie or proposal: game, settings, seats, status")
+def get_partie(partie_id: int, member: MemberDep, club: ClubDep):
+    return proposals.get_summary(club, partie_id, member)
+
+
+@router.post("/parties/{partie_id}/accept", summary="Accept an invitation")
+def accept(partie_id: int, member: MemberDep, club: ClubDep):
+    return proposals.answer(club, member, partie_id, True)
+
+
+@router.post("/parties/{partie_id}/decline", summary="Decline an invitation")
+def decline(partie_id: int, member: MemberDep, club: ClubDep):
+    return proposals.answer(club, member, partie_id, False)
+
+
+@router.post("/parties/{partie_id}/join", summary="Take an open seat")
+def join(partie_id: int, member: MemberDep, club: ClubDep, body: JoinIn = Body(default=JoinIn())):
+    return proposals.join(club, member, partie_id, body.seat)
+
+
+@router.post("/parties/{partie_id}/withdraw", summary="Withdraw my proposal")
+def withdraw(partie_id: int, member: MemberDep, club: ClubDep):
+    proposals.withdraw(club, member, partie_id)
+    return proposals.get_summary(club, partie_id, member)
+
+
+@router.put("/parties/{partie_id}/seats/{seat}", summary="Proposer: fill a seat again")
+def set_seat(partie_id: int, seat: int, body: SeatIn, member: MemberDep, club: ClubDep):
+    return proposals.set_seat(club, member, partie_id, seat, body.spec())
+
+
+@router.get("/archive", summary="Parties of the Club or of one member")
+def list_archive(
+    member: MemberDep,
+    club: ClubDep,
+    status: Literal["finished", "unfinished", "all"] = "all",
+    of: str | None = None,
+    limit: int = 100,
+):
+    return {"parties": archive.list_parties(club, of, status, limit)}
+
+
+@router.get("/parties/{partie_id}/score-sheet", summary="The score sheet (Lora rows and totals, preferans papir)")
+def score_sheet(partie_id: int, member: MemberDep, club: ClubDep):
+    return archive.score_sheet(club, partie_id)
+
+
+@router.get("/parties/{partie_id}/record", summary="Download the klub-record/1 (redacted while running)")
+def download_record(partie_id: int, member: MemberDep, club: ClubDep):
+    rec = archive.record(club, partie_id, member)
+    return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="klub-partie-{partie_id}.json"'})
+
+
+@router.post("/records", status_code=201, summary="Import a klub-record/1 to view it")
+def import_record(member: MemberDep, club: ClubDep, record: dict[str, Any] = Body(...)):
+    return archive.import_record(club, member, record)
+
+
+@router.get("/records", summary="My imported records")
+def list_records(member: MemberDep, club: ClubDep):
+    return {"records": archive.list_imported(club, member)}
+
+
+@router.get("/records/{record_id}", summary="An imported record")
+def get_record(record_id: int, member: MemberDep, club: ClubDep):
+    return archive.get_imported(club, record_id)

@@ -1,0 +1,113 @@
+"""The notice hub.
+
+A notice is a small dict such as ``{"kind": "advance", "version": 12}`` on a channel
+such as ``partie:7``. It says *that* something changed, never a card: each connection
+then reads what its own seat may see from the table cache (and the database behind it).
+So losing or doubling a notice can delay a frame but never leak or corrupt one.
+
+Without Redis the hub delivers to this process's subscribers. With Redis it also
+publishes to ``klub:<channel>`` and delivers what other instances publish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import uuid
+from collections import defaultdict
+from typing import Any
+
+log = logging.getLogger("klub.hub")
+
+REDIS_PREFIX = "klub:"
+
+
+class Hub:
+    def __init__(self, redis_url: str | None = None):
+        self.redis_url = redis_url
+        self.instance_id = uuid.uuid4().hex
+        self._subscribers: dict[str, set[asyncio.Queue]] = defaultdict(set)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: asyncio.Task | None = None
+        self._redis_sync = None
+        self._redis_async = None
+        self._lock = threading.Lock()
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        if self.redis_url:
+            import redis
+            import redis.asyncio as aioredis
+
+            self._redis_sync = redis.Redis.from_url(self.redis_url)
+            self._redis_async = aioredis.Redis.from_url(self.redis_url)
+            pubsub = self._redis_async.pubsub()
+            await pubsub.psubscribe(REDIS_PREFIX + "*")
+            self._listener = asyncio.create_task(self._listen(pubsub))
+
+    async def stop(self) -> None:
+        if self._listener:
+            self._listener.cancel()
+            try:
+                await self._listener
+            except (asyncio.CancelledError, Exception):
+                pass
+        if self._redis_async is not None:
+            await self._redis_async.aclose()
+        if self._redis_sync is not None:
+            self._redis_sync.close()
+        self._loop = None
+
+    def subscribe(self, channel: str, queue: asyncio.Queue | None = None) -> asyncio.Queue:
+        """A queue receiving ``(channel, notice)`` pairs; pass a queue to share it between channels."""
+        queue = queue if queue is not None else asyncio.Queue()
+        with self._lock:
+            self._subscribers[channel].add(queue)
+        return queue
+
+    def unsubscribe(self, channel: str, queue: asyncio.Queue) -> None:
+        with self._lock:
+            subs = self._subscribers.get(channel)
+            if subs:
+                subs.discard(queue)
+                if not subs:
+                    del self._subscribers[channel]
+
+    def publish(self, channel: str, notice: dict[str, Any]) -> None:
+        """Deliver a notice here and to the other instances; callable from any thread."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._deliver, channel, notice)
+        if self._redis_sync is not None:
+            payload = json.dumps({"origin": self.instance_id, "channel": channel, "notice": notice})
+            try:
+                self._redis_sync.publish(REDIS_PREFIX + channel, payload)
+            except Exception:  # the local delivery above still happened
+                log.exception("redis publish failed")
+
+    def _deliver(self, channel: str, notice: dict[str, Any]) -> None:
+        with self._lock:
+            queues = list(self._subscribers.get(channel, ()))
+        for queue in queues:
+            queue.put_nowait((channel, notice))
+
+    async def _listen(self, pubsub) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") != "pmessage":
+                        continue
+                    try:
+                        envelope = json.loads(message["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    if envelope.get("origin") == self.instance_id:
+                        continue
+                    self._deliver(envelope["channel"], envelope["notice"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("redis listener failed; retrying")
+                await asyncio.sleep(1)

@@ -1,0 +1,1 @@
+"""Live tables: the action log, the cached engines, filtered views and events."""

@@ -1,0 +1,148 @@
+"""Engines kept in memory per partie, caught up from the action log on demand.
+
+Each :class:`LiveTable` remembers the last few versions as :class:`Snapshot` s (the
+view and legal words of every seat and of a spectator) so a connection that missed a
+few notices, or a client that reconnects, gets exactly the events it missed.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import Action, Partie
+from app.tables.engines import new_engine
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    version: int
+    action: tuple[int, str] | None  # the (seat, word) that led here; None at the start
+    views: list[dict[str, Any]]  # one per seat, then the spectator's
+    legal: list[list[str]]
+    to_act: list[int]
+    deal_index: int
+    finished: bool
+    at: datetime | None  # when this version was reached (for deadlines)
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        return self.views[-1] if seat is None else self.views[seat]
+
+    def legal_for(self, seat: int | None) -> list[str]:
+        return [] if seat is None else self.legal[seat]
+
+
+def _frozen(view: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(view))
+
+
+class LiveTable:
+    def __init__(self, partie_id: int, game: str, settings: dict, seed: str, history: int):
+        self.partie_id = partie_id
+        self.game = game
+        self.engine = new_engine(game, settings, seed)
+        self.n_seats: int = self.engine.n_seats
+        self.version = 0
+        self.lock = threading.RLock()
+        self.history: deque[Snapshot] = deque(maxlen=history)
+        self.broken = False
+
+    def snapshot(self, action: tuple[int, str] | None, at: datetime | None) -> Snapshot:
+        engine = self.engine
+        to_act = [] if engine.finished else list(engine.seats_to_act())
+        seats = range(self.n_seats)
+        snap = Snapshot(
+            version=self.version,
+            action=action,
+            # Copies: the snapshot must not change when the engine moves on.
+            views=[_frozen(engine.view(s)) for s in seats] + [_frozen(engine.view(None))],
+            legal=[list(engine.legal_actions(s)) if s in to_act else [] for s in seats],
+            to_act=to_act,
+            deal_index=engine.deal_index,
+            finished=engine.finished,
+            at=at,
+        )
+        self.history.append(snap)
+        return snap
+
+    def apply(self, seat: int, word: str, at: datetime | None) -> Snapshot:
+        self.engine.apply(seat, word)
+        self.version += 1
+        return self.snapshot((seat, word), at)
+
+    def catch_up(self, session: Session) -> None:
+        """Apply the logged actions this cache has not seen yet."""
+        rows = session.execute(
+            select(Action.seq, Action.seat, Action.word, Action.created_at)
+            .where(Action.partie_id == self.partie_id, Action.seq > self.version)
+            .order_by(Action.seq)
+        ).all()
+        for seq, seat, word, at in rows:
+            if seq != self.version + 1:
+                raise RuntimeError(f"partie {self.partie_id}: action log jumps from {self.version} to {seq}")
+            self.apply(seat, word, at)
+
+    @property
+    def latest(self) -> Snapshot:
+        return self.history[-1]
+
+    def events_since(self, since: int) -> list[Snapshot] | None:
+        """The snapshots after ``since``, or None when they are no longer kept (resync)."""
+        if since == self.version:
+            return []
+        if since > self.version or not self.history or self.history[0].version > since + 1:
+            return None
+        return [snap for snap in self.history if snap.version > since]
+
+
+class TableCache:
+    def __init__(self, history: int = 64, capacity: int = 2000):
+        self.history = history
+        self.capacity = capacity
+        self._tables: OrderedDict[int, LiveTable] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, session: Session, partie: Partie) -> LiveTable:
+        """The cached table of a started partie, caught up to the database (lock it to use it)."""
+        with self._lock:
+            table = self._tables.get(partie.id)
+            if table is not None and table.broken:
+                table = None
+            if table is None:
+                table = LiveTable(partie.id, partie.game, partie.settings or {}, partie.seed, self.history)
+                self._tables[partie.id] = table
+            self._tables.move_to_end(partie.id)
+            while len(self._tables) > self.capacity:
+                self._tables.popitem(last=False)
+        with table.lock:
+            if not table.history:
+                table.snapshot(None, partie.started_at)
+            table.catch_up(session)
+        return table
+
+    def peek(self, partie_id: int) -> LiveTable | None:
+        with self._lock:
+            table = self._tables.get(partie_id)
+        return None if table is None or table.broken else table
+
+    def invalidate(self, partie_id: int) -> None:
+        with self._lock:
+            table = self._tables.pop(partie_id, None)
+        if table is not None:
+            table.broken = True
+
+
+def deadline_after(snapshot: Snapshot, timer_seconds: int | None, bot_seats: set[int]) -> datetime | None:
+    """When the seats to act run out of time, if the timer is on and a person is to act."""
+    if not timer_seconds or snapshot.finished or snapshot.at is None:
+        return None
+    if not any(seat not in bot_seats for seat in snapshot.to_act):
+        return None
+    return snapshot.at + timedelta(seconds=timer_seconds)

@@ -1,0 +1,42 @@
+"""Decision timers: the deadline lives in the database, so a restarted server honours it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import select
+
+from app.club import Club
+from app.db.models import Partie
+from app.db.types import utcnow
+
+log = logging.getLogger("klub.timer")
+
+
+def expired_parties(club: Club) -> list[int]:
+    with club.db.read() as s:
+        return list(
+            s.scalars(select(Partie.id).where(Partie.status == "running", Partie.deadline_at <= utcnow()))
+        )
+
+
+def resume_running(club: Club) -> None:
+    """After a start: let the computer players of every running partie look at their tables."""
+    with club.db.read() as s:
+        ids = list(s.scalars(select(Partie.id).where(Partie.status == "running")))
+    for partie_id in ids:
+        club.poke_bots(partie_id)
+
+
+async def watch_deadlines(club: Club) -> None:
+    while True:
+        try:
+            for partie_id in await run_in_threadpool(expired_parties, club):
+                club.poke_bots(partie_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("deadline watcher failed")
+        await asyncio.sleep(club.settings.deadline_poll_seconds)

@@ -1,0 +1,252 @@
+"""``/ws/parties/{id}``: a live table over WebSocket.
+
+Server frames (every one carries ``version``, the partie version it reflects):
+
+- ``state``: the whole picture for this seat (on connect, or to resync);
+- ``event``: one applied action (``action`` seat/word as this seat may know it) with the
+  seat's ``view`` and ``legal`` words after it; versions come one by one, without gaps;
+- ``ack`` / ``error``: the answer to the client's ``action`` (by its ``id``);
+- ``seats`` (away, computer takeover), ``chat``, ``pong``.
+
+Client frames: ``{"type": "action", "word", "version", "id"}``, ``{"type": "chat",
+"text"}``, ``{"type": "resync"}``, ``{"type": "ping"}``. Connect with ``?since=V`` to
+get the events after version V (or a ``state`` frame when they are too old).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+
+from app.club import Club
+from app.errors import ClubError
+from app.members.service import CurrentMember, authenticate, touch_member
+from app.tables import chat, presence, service
+
+log = logging.getLogger("klub.ws")
+router = APIRouter()
+
+MAX_FRAME = 16 * 1024
+CLOSE_POLICY = 1008
+CLOSE_SESSION_ENDED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class TableConnection:
+    def __init__(self, ws: WebSocket, club: Club, partie_id: int, member: CurrentMember, seat: int | None):
+        self.ws = ws
+        self.club = club
+        self.partie_id = partie_id
+        self.member = member
+        self.seat = seat
+        self.sent_version = -1
+        self.status: str | None = None
+        self.send_lock = asyncio.Lock()
+        self.closed = False
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send_text(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
+
+    async def send_state(self) -> None:
+        async with self.send_lock:
+            state = await run_in_threadpool(service.table_state, self.club, self.partie_id, self.member)
+            self.seat, self.status = state["seat"], state["status"]
+            await self.send(state)
+            self.sent_version = state["version"]
+
+    async def start(self, since: str | None) -> None:
+        """The first frames: the events after ``since`` when the client has a version, else the state."""
+        state = await run_in_threadpool(service.table_state, self.club, self.partie_id, self.member)
+        self.seat, self.status = state["seat"], state["status"]
+        if since is not None and since.isdigit() and int(since) <= state["version"]:
+            self.sent_version = int(since)
+            await self.catch_up()
+            return
+        async with self.send_lock:
+            await self.send(state)
+            self.sent_version = state["version"]
+
+    async def catch_up(self) -> None:
+        """Send every event after the last one this client got (or a state to resync)."""
+        async with self.send_lock:
+            frames, state = await run_in_threadpool(
+                service.events_since, self.club, self.partie_id, self.seat, self.sent_version
+            )
+            if state is not None:
+                await self.send(state)
+                self.sent_version, self.status = state["version"], state["status"]
+            for frame in frames:
+                if frame["version"] > self.sent_version:
+                    await self.send(frame)
+                    self.sent_version = frame["version"]
+                    if frame["finished"]:
+                        self.status = "finished"
+
+    async def error(self, code: str, message: str, **extra: Any) -> None:
+        async with self.send_lock:
+            await self.send({"type": "error", "code": code, "message": message, "version": self.sent_version, **extra})
+
+    # -- client frames -------------------------------------------------------------
+
+    async def handle(self, text: str) -> None:
+        if len(text) > MAX_FRAME:
+            await self.error("frame_too_large", f"a frame has at most {MAX_FRAME} bytes")
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            await self.error("bad_json", "a frame is one JSON object")
+            return
+        if not isinstance(msg, dict):
+            await self.error("bad_frame", "a frame is one JSON object")
+            return
+        kind = msg.get("type")
+        if kind == "action":
+            await self.on_action(msg)
+        elif kind == "chat":
+            await self.on_chat(msg)
+        elif kind == "resync":
+            await self.send_state()
+        elif kind == "ping":
+            await run_in_threadpool(touch_member, self.club.db, self.member.id)
+            async with self.send_lock:
+                await self.send({"type": "pong", "version": self.sent_version})
+        else:
+            await self.error("unknown_type", "type is action, chat, resync or ping")
+
+    async def on_action(self, msg: dict[str, Any]) -> None:
+        action_id = msg.get("id")
+        word, version = msg.get("word"), msg.get("version")
+        if action_id is not None and (not isinstance(action_id, str) or not 0 < len(action_id) <= 64):
+            await self.error("bad_frame", "id is a string of 1 to 64 characters")
+            return
+        if not isinstance(word, str) or not isinstance(version, int) or isinstance(version, bool):
+            await self.error("bad_frame", "an action has a word (string) and a version (integer)", id=action_id)
+            return
+        try:
+            applied = await run_in_threadpool(
+                service.submit, self.club, self.partie_id, self.member, word, version, action_id
+            )
+        except ClubError as e:
+            if e.code == "stale_version":
+                # The client decided on an old state: bring it up to date first.
+                await self.catch_up()
+            await self.error(e.code, e.message, id=action_id, **{k: v for k, v in e.extra.items() if k != "current"})
+            return
+        await self.catch_up()
+        async with self.send_lock:
+            await self.send({"type": "ack", "id": action_id, "version": applied.version, "duplicate": applied.duplicate})
+
+    async def on_chat(self, msg: dict[str, Any]) -> None:
+        try:
+            await run_in_threadpool(chat.post, self.club, self.member, self.partie_id, msg.get("text"))
+        except ClubError as e:
+            await self.error(e.code, e.message)
+
+    # -- notices from the hub --------------------------------------------------------
+
+    async def on_notice(self, channel: str, notice: dict[str, Any]) -> bool:
+        """Handle one notice; False when the connection must close."""
+        kind = notice.get("kind")
+        if channel == "sessions":
+            if self.member.session_id in notice.get("sessions", ()):
+                await self.error("session_ended", "your session has ended; log in again")
+                await self.ws.close(code=CLOSE_SESSION_ENDED)
+                return False
+            return True
+        if kind == "advance":
+            if notice.get("version", 0) > self.sent_version:
+                await self.catch_up()
+        elif kind == "seats":
+            summary = await run_in_threadpool(service.table_state, self.club, self.partie_id, self.member)
+            if summary["status"] != self.status:
+                await self.send_state()  # the partie started, ended or was withdrawn
+                return True
+            async with self.send_lock:
+                await self.send({"type": "seats", "version": self.sent_version, "seats": summary["seats"]})
+        elif kind == "chat":
+            async with self.send_lock:
+                await self.send({"type": "chat", "version": self.sent_version, "message": notice.get("message")})
+        return True
+
+
+def _presence_key(partie_id: int, member_id: int) -> tuple[int, int]:
+    return partie_id, member_id
+
+
+@router.websocket("/ws/parties/{partie_id}")
+async def table_socket(websocket: WebSocket, partie_id: int):
+    club: Club = websocket.app.state.club
+    counts: dict[tuple[int, int], int] = websocket.app.state.table_connections
+    if websocket.headers.get("origin") != club.settings.site_origin:
+        await websocket.close(code=CLOSE_POLICY)  # before accept: the handshake gets 403
+        return
+    try:
+        member = await run_in_threadpool(
+            authenticate, club.db, club.settings, websocket.cookies.get(club.settings.session_cookie)
+        )
+    except ClubError:
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    await websocket.accept()
+    conn = TableConnection(websocket, club, partie_id, member, None)
+    queue = club.hub.subscribe(f"partie:{partie_id}")
+    club.hub.subscribe("sessions", queue)
+    key = _presence_key(partie_id, member.id)
+    try:
+        try:
+            await conn.start(websocket.query_params.get("since"))
+        except ClubError as e:
+            await conn.error(e.code, e.message)
+            await websocket.close(code=CLOSE_NOT_FOUND if e.status == 404 else CLOSE_POLICY)
+            return
+        if conn.seat is not None:
+            counts[key] = counts.get(key, 0) + 1
+            await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
+        await _serve(conn, queue)
+    finally:
+        club.hub.unsubscribe(f"partie:{partie_id}", queue)
+        club.hub.unsubscribe("sessions", queue)
+        if conn.seat is not None and key in counts:
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
+                try:
+                    await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, False)
+                except Exception:
+                    log.exception("could not mark partie %s member %s away", partie_id, member.id)
+
+
+async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
+    async def read() -> None:
+        while True:
+            message = await conn.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None and message.get("bytes") is not None:
+                text = message["bytes"].decode("utf-8", "replace")
+            await conn.handle(text or "")
+
+    async def write() -> None:
+        while True:
+            channel, notice = await queue.get()
+            if not await conn.on_notice(channel, notice):
+                return
+
+    tasks = [asyncio.create_task(read()), asyncio.create_task(write())]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            exc = task.exception()
+            if exc is not None and not isinstance(exc, (WebSocketDisconnect, RuntimeError)):
+                log.warning("table socket ended: %r", exc)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,1 @@
+"""The HTTP and WebSocket face of the Club (FastAPI)."""

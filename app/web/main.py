@@ -1,0 +1,81 @@
+"""The FastAPI application: ``create_app()`` (``uvicorn --factory app.web.main:create_app``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.bots.runner import BotRunner
+from app.club import Club
+from app.config import Settings, get_settings
+from app.members import passwords
+from app.members.router import router as members_router
+from app.parties.router import router as parties_router
+from app.tables.deadlines import resume_running, watch_deadlines
+from app.tables.router import router as tables_router
+from app.tables.ws import router as ws_router
+from app.web import errors, pages
+
+log = logging.getLogger("klub")
+ROOT = Path(__file__).resolve().parents[2]
+UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    if settings.argon2_time_cost and settings.argon2_memory_kib:
+        passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
+    club = Club.from_settings(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await club.hub.start()
+        club.bots = BotRunner(club, workers=settings.bot_workers, delay=settings.bot_delay_seconds)
+        watcher = asyncio.create_task(watch_deadlines(club))
+        await run_in_threadpool(resume_running, club)
+        try:
+            yield
+        finally:
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+            await run_in_threadpool(club.bots.close)
+            await club.hub.stop()
+            club.db.dispose()
+
+    app = FastAPI(
+        title="Klub",
+        description="The Club's API: members, partie proposals, live tables of Lora and Preferans, the archive.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.club = club
+    app.state.table_connections = {}
+
+    @app.middleware("http")
+    async def same_origin_writes(request: Request, call_next):
+        # A browser always sends Origin on cross-site writes; a foreign one changes nothing.
+        origin = request.headers.get("origin")
+        if request.method in UNSAFE_METHODS and origin is not None and origin != settings.site_origin:
+            return JSONResponse(
+                {"error": {"code": "bad_origin", "message": "requests from another site are refused"}},
+                status_code=403,
+            )
+        return await call_next(request)
+
+    errors.install(app)
+    app.include_router(members_router)
+    app.include_router(parties_router)
+    app.include_router(tables_router)
+    app.include_router(ws_router)
+    app.include_router(pages.router)
+    static = ROOT / "static"
+    if static.is_dir():
+        app.mount("/static", StaticFiles(directory=static), name="static")
+    return app
