@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.games.base import IllegalAction, NotYourTurn
-from app.games.cards import CARD_NAMES, cards_of, is_card_name, parse_card
+from app.games.cards import CARD_BY_NAME, CARD_NAMES, cards_of, is_card_name, names_of, parse_card
 from app.games.preferans.bidding import Bidding
 from app.games.preferans.contracts import CONTRACT_VALUE, CONTRACT_WORDS, Contract
 from app.games.preferans.follow import NOT_PLAYED, PLAY, PROLAZ, FollowRound
@@ -22,8 +22,6 @@ LICITACIJA, TALON, KONTRAKT, PRACENJE, IGRA, KRAJ = (
 END_ALL_PASS, END_PROLAZ, END_NOT_PLAYED, END_PLAYED, END_PONUDA = (
     "all pass", "prolaz", "not played", "played", "ponuda",
 )
-
-_CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 
 
 class Ponuda:
@@ -115,7 +113,7 @@ class Hand:
             if self.ponuda is not None:
                 return [PRIHVATAM, ODBIJAM] if seat in self.ponuda.pending() else []
             play = self.play
-            words = [CARD_NAMES[c] for c in cards_of(play.legal(seat))] if seat == play.turn else []  # type: ignore[union-attr]
+            words = names_of(play.legal(seat)) if seat == play.turn else []  # type: ignore[union-attr]
             if seat == self.declarer:
                 words += self.offers()
             return words
@@ -269,7 +267,7 @@ class Hand:
                 raise IllegalAction(f"answer the {po.word} offer with prihvatam or odbijam")
             return
         play = self.play
-        c = _CARD_INDEX.get(word)
+        c = CARD_BY_NAME.get(word)
         if c is not None:
             if seat != play.turn:  # type: ignore[union-attr]
                 raise NotYourTurn(f"seat {play.turn} plays now")  # type: ignore[union-attr]

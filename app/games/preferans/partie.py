@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from app.games.base import DealError, IllegalAction, NotYourTurn
 from app.games.cards import CARD_NAMES, CardError, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck
 from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
-from app.games.preferans.hand import ODBIJAM, PRIHVATAM, Hand
+from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
 from app.games.preferans.papir import Papir
 from app.games.preferans.scoring import otpis_shares, score_hand
 from app.games.preferans.settings import normalize_settings, record_settings
@@ -34,6 +34,7 @@ class PreferansPartie:
         self.side_offer: SideOffer | None = None
         self.fall_window: FallWindow | None = None
         self.otpis_accepted = False
+        self._finished = False  # bule sum 0 or an accepted otpis; cached, it is asked every word
         self.otpis_log: list[dict[str, Any]] = []
         if seed is not None:
             self._deal_from_seed()
@@ -45,7 +46,7 @@ class PreferansPartie:
     # -- state ---------------------------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.otpis_accepted or self._papir.total == 0
+        return self._finished
 
     @property
     def needs_deal(self) -> bool:
@@ -105,24 +106,25 @@ class PreferansPartie:
 
     # -- protocol ------------------------------------------------------------------------
     def seats_to_act(self) -> list[int]:
-        if self.finished:
+        if self._finished:
             return []
         if self.side_offer is not None:
             return self.side_offer.pending()
-        if self.hand is None or self.hand.over:
+        hand = self.hand
+        if hand is None or hand.phase == KRAJ:
             return []
-        return self.hand.seats_to_act()
+        return hand.seats_to_act()
 
     def legal_actions(self, seat: int) -> list[str]:
-        if self.finished or seat not in (0, 1, 2):
+        if self._finished or seat not in (0, 1, 2):
             return []
         so = self.side_offer
         if so is not None:
             return [PRIHVATAM, ODBIJAM] if seat in so.pending() else []
         hand = self.hand
-        words = hand.legal(seat) if hand is not None and not hand.over else []
+        words = hand.legal(seat) if hand is not None and hand.phase != KRAJ else []
         if hand is None or hand.ponuda is None:
-            if self._between_hands():
+            if self.hands_ended and (hand is None or hand.phase == KRAJ or hand.n_actions == 0):
                 words.append(OTPIS)
             fw = self.fall_window
             if fw is not None:
@@ -137,7 +139,7 @@ class PreferansPartie:
             raise IllegalAction(f"there is no seat {seat!r}")
         if not isinstance(word, str):
             raise IllegalAction(f"a word is a string, got {word!r}")
-        if self.finished:
+        if self._finished:
             raise IllegalAction("the partie is over")
         if self.side_offer is not None:
             self._answer_side_offer(seat, word)
@@ -145,7 +147,7 @@ class PreferansPartie:
             self._side_word(seat, word)
         else:
             hand = self.hand
-            if hand is None or hand.over:
+            if hand is None or hand.phase == KRAJ:
                 raise NotYourTurn("no hand is in play: the next deal is due")
             hand.apply(seat, word)
             self.deals[-1]["actions"].append([seat, word])
@@ -218,6 +220,7 @@ class PreferansPartie:
         self._papir.write({"kind": "otpis", "after_deal": self.hands_ended - 1, "shares": shares},
                          [-x for x in shares], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
         self.otpis_accepted = True
+        self._finished = True
         self.fall_window = None
 
     # -- end of a hand --------------------------------------------------------------------
@@ -228,6 +231,7 @@ class PreferansPartie:
         self._papir.write(score.line, score.bule, score.supe, score.refe_written, score.refe_played)
         self.hands_ended += 1
         self.last_hand = hand
+        self._finished = self._papir.total == 0
         self.fall_window = None
         if score.falls and hand.play is not None and len(hand.play.seats) == 3:
             self.fall_window = FallWindow(hand.index, hand.declarer, score.v, score.falls,  # type: ignore[arg-type]
