@@ -204,3 +204,10 @@ def test_talon_shown_taken_skart_hidden_contract_at_least_the_bid():
     say(p, "1:karo")
     assert p.hand.contract.label == "karo"
     assert p.view(1)["hand"]["hand"] == ["7D", "JD", "QD", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]
+
+
+def test_skart_cards_in_either_order():
+    p = new()
+    deal(p)
+    say(p, "1:2 2:dalje 0:dalje 1:skart AH 7D 1:herc")
+    assert p.hand.skart_word == "skart AH 7D" and p.to_record(["a", "b", "c"])["deals"][0]["actions"][3] == [1, "skart AH 7D"]

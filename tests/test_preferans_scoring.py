@@ -298,6 +298,7 @@ def test_end_cap_reduces_the_pass_and_its_supe():
     assert r["bule"] == [2, -4, 2]
     assert r["supe"] == [[0, 18, 0], [0, 0, 0], [0, 0, 0]]
     assert r["finished"] is True and p.needs_deal is False
+    assert p.seats_to_act() == [] and all(p.legal_actions(s) == [] for s in range(3))
     assert r["results"] == [20 - 18, 18 - 40, 20]
     assert r["places"] == [2, 1, 3]
 
