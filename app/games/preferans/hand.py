@@ -83,9 +83,9 @@ class Hand:
         if ph in (TALON, KONTRAKT):
             return self.declarer
         if ph == PRACENJE:
-            return self.follow.turn  # type: ignore[union-attr]
+            return self._follow().turn
         if ph == IGRA and self.ponuda is None:
-            return self.play.turn  # type: ignore[union-attr]
+            return self._play().turn
         return None
 
     def seats_to_act(self) -> list[int]:
@@ -108,12 +108,12 @@ class Hand:
         if ph == KONTRAKT:
             return [w for w in CONTRACT_WORDS if CONTRACT_VALUE[w] >= self.bid] if seat == self.declarer else []
         if ph == PRACENJE:
-            return self.follow.legal(seat)  # type: ignore[union-attr]
+            return self._follow().legal(seat)
         if ph == IGRA:
             if self.ponuda is not None:
                 return [PRIHVATAM, ODBIJAM] if seat in self.ponuda.pending() else []
-            play = self.play
-            words = names_of(play.legal(seat)) if seat == play.turn else []  # type: ignore[union-attr]
+            play = self._play()
+            words = names_of(play.legal(seat)) if seat == play.turn else []
             if seat == self.declarer:
                 words += self.offers()
             return words
@@ -123,36 +123,52 @@ class Hand:
         """The ponuda words the declarer may say now (section 9)."""
         if self.phase != IGRA or self.ponuda is not None:
             return []
-        contract, follow, play = self.contract, self.follow, self.play
-        if contract.is_betl:  # type: ignore[union-attr]
+        if self._contract().is_betl:
             return [NEMAM_PAD]
+        follow, play = self._follow(), self._play()
         words = [NOSIM_SVE]
-        opp = play.opponents_tricks()  # type: ignore[union-attr]
-        reach = opp + play.remaining  # type: ignore[union-attr]
-        if follow.single is not None:  # type: ignore[union-attr]
+        opp = play.opponents_tricks()
+        reach = opp + play.remaining
+        if follow.single is not None:
             words += [f"{NUDIM} {n}" for n in (2, 3, 4) if opp < n <= reach]
-        elif follow.caller is not None and opp < 4 <= reach:  # type: ignore[union-attr]
+        elif follow.caller is not None and opp < 4 <= reach:
             words.append(f"{NUDIM} 4")
         return words
 
     def opponents(self) -> tuple[int, int]:
-        d = self.declarer
-        return ((d + 1) % 3, (d + 2) % 3)  # type: ignore[operator]
+        d = self._declarer()
+        return ((d + 1) % 3, (d + 2) % 3)
 
     def in_play(self) -> tuple[int, ...]:
         return self.play.seats if self.play is not None else ()
 
     def responders(self, word: str) -> tuple[int, ...]:
-        f = self.follow
+        """Who answers a ponuda (section 9): nosim sve both opponents in play; the
+        others the kontra-giver, else the caller, else the single follower, else both."""
+        f = self._follow()
         if word == NOSIM_SVE:
-            return (f.single,) if f.single is not None else self.opponents()  # type: ignore[union-attr]
-        if f.kontra_by is not None:  # type: ignore[union-attr]
-            return (f.kontra_by,)  # type: ignore[union-attr]
-        if f.caller is not None:  # type: ignore[union-attr]
-            return (f.caller,)  # type: ignore[union-attr]
-        if f.single is not None:  # type: ignore[union-attr]
-            return (f.single,)  # type: ignore[union-attr]
+            return (f.single,) if f.single is not None else self.opponents()
+        for seat in (f.kontra_by, f.caller, f.single):
+            if seat is not None:
+                return (seat,)
         return self.opponents()
+
+    # The parts of a hand that exist from some phase on.
+    def _declarer(self) -> int:
+        assert self.declarer is not None
+        return self.declarer
+
+    def _contract(self) -> Contract:
+        assert self.contract is not None
+        return self.contract
+
+    def _follow(self) -> FollowRound:
+        assert self.follow is not None
+        return self.follow
+
+    def _play(self) -> TrickPlay:
+        assert self.play is not None
+        return self.play
 
     # -- moves ---------------------------------------------------------------------------
     def apply(self, seat: int, word: str) -> None:
@@ -167,8 +183,9 @@ class Hand:
         elif ph == KONTRAKT:
             self._announce(seat, word)
         elif ph == PRACENJE:
-            self.follow.apply(seat, word)  # type: ignore[union-attr]
-            if self.follow.done:  # type: ignore[union-attr]
+            follow = self._follow()
+            follow.apply(seat, word)
+            if follow.done:
                 self._after_follow()
         else:
             self._play_word(seat, word)
@@ -181,8 +198,10 @@ class Hand:
         if b.all_pass:
             self._end(END_ALL_PASS)
             return
-        self.declarer = b.winner
-        self.declarer_had_refe = self._refe_open[b.winner] > 0  # type: ignore[index]
+        winner = b.winner
+        assert winner is not None
+        self.declarer = winner
+        self.declarer_had_refe = self._refe_open[winner] > 0
         if b.contract is not None:
             self.contract = b.contract
             self._start_follow()
@@ -190,7 +209,7 @@ class Hand:
         self.bid = b.bid
         self.talon_shown = True
         for c in self.talon:
-            self.hands[b.winner] |= 1 << c  # type: ignore[index]
+            self.hands[winner] |= 1 << c
         self.phase = TALON
 
     def _skart(self, seat: int, word: str) -> None:
@@ -222,32 +241,32 @@ class Hand:
         self._start_follow()
 
     def _start_follow(self) -> None:
-        c = self.contract
-        if c.is_betl:  # type: ignore[union-attr]
+        c = self._contract()
+        if c.is_betl:
             kind = "betl"
-        elif c.name == "pik" and not c.declared and not self.declarer_had_refe:  # type: ignore[union-attr]
-            kind = "pik"
+        elif c.name == "pik" and not c.declared and not self.declarer_had_refe:
+            kind = "pik"  # pik sa talonom without an open refe: played only with kontra
         else:
             kind = "normal"
-        self.follow = FollowRound(kind, self.declarer)  # type: ignore[arg-type]
+        self.follow = FollowRound(kind, self._declarer())
         self.phase = PRACENJE
 
     def _after_follow(self) -> None:
-        f = self.follow
-        if f.outcome == PROLAZ:  # type: ignore[union-attr]
+        f = self._follow()
+        if f.outcome == PROLAZ:
             self._end(END_PROLAZ)
             return
-        if f.outcome == NOT_PLAYED:  # type: ignore[union-attr]
+        if f.outcome == NOT_PLAYED:
             self._end(END_NOT_PLAYED)
             return
-        assert f.outcome == PLAY  # type: ignore[union-attr]
-        d = self.declarer
-        seats = tuple(sorted((d, f.single))) if f.single is not None else (0, 1, 2)  # type: ignore[union-attr,arg-type]
-        if self.contract.is_sans:  # type: ignore[union-attr]
-            leader = (d + 2) % 3 if (d + 2) % 3 in seats else (d + 1) % 3  # type: ignore[operator]
-        else:
+        assert f.outcome == PLAY
+        d, c = self._declarer(), self._contract()
+        seats = tuple(sorted((d, f.single))) if f.single is not None else (0, 1, 2)
+        if c.is_sans:  # the player before the declarer, else the other follower
+            leader = (d + 2) % 3 if (d + 2) % 3 in seats else (d + 1) % 3
+        else:  # the first bidder, else the next seat in play
             leader = next(s for s in (self.first, (self.first + 1) % 3, (self.first + 2) % 3) if s in seats)
-        self.play = TrickPlay(self.hands, self.contract.trump, seats, leader, d, self.contract.is_betl)  # type: ignore[union-attr,arg-type]
+        self.play = TrickPlay(self.hands, c.trump, seats, leader, d, c.is_betl)
         self.phase = IGRA
 
     def _play_word(self, seat: int, word: str) -> None:
@@ -266,17 +285,17 @@ class Hand:
             else:
                 raise IllegalAction(f"answer the {po.word} offer with prihvatam or odbijam")
             return
-        play = self.play
+        play = self._play()
         c = CARD_BY_NAME.get(word)
         if c is not None:
-            if seat != play.turn:  # type: ignore[union-attr]
-                raise NotYourTurn(f"seat {play.turn} plays now")  # type: ignore[union-attr]
-            if not play.legal(seat) >> c & 1:  # type: ignore[union-attr]
-                if not play.hands[seat] >> c & 1:  # type: ignore[union-attr]
+            if seat != play.turn:
+                raise NotYourTurn(f"seat {play.turn} plays now")
+            if not play.legal(seat) >> c & 1:
+                if not play.hands[seat] >> c & 1:
                     raise IllegalAction(f"{word} is not in seat {seat}'s hand")
                 raise IllegalAction(f"{word} may not be played: follow suit, else trump if you can")
-            play.play(seat, c)  # type: ignore[union-attr]
-            if play.over:  # type: ignore[union-attr]
+            play.play(seat, c)
+            if play.over:
                 self._end(END_PLAYED)
             return
         if word in (PRIHVATAM, ODBIJAM):
@@ -288,26 +307,25 @@ class Hand:
                 raise IllegalAction(f"{word!r} is not a ponuda the declarer can make now")
             self.ponuda = Ponuda(word, self.responders(word))
             return
-        if seat == play.turn:  # type: ignore[union-attr]
+        if seat == play.turn:
             raise IllegalAction(f"{word!r} is not a card or a word of the play")
-        raise NotYourTurn(f"seat {play.turn} plays now")  # type: ignore[union-attr]
+        raise NotYourTurn(f"seat {play.turn} plays now")
 
     def _accept_ponuda(self, word: str) -> None:
-        play, f, d = self.play, self.follow, self.declarer
+        """The hand ends; the unplayed tricks (P9: an unfinished trick too) go as offered."""
+        play, f, d = self._play(), self._follow(), self._declarer()
         self.ponuda = None
         self.accepted_ponuda = word
-        rem = play.remaining  # type: ignore[union-attr]
         if word == NOSIM_SVE:
-            play.tricks[d] += rem  # type: ignore[union-attr,index]
-        elif word == NEMAM_PAD:
-            pass  # the declarer takes none of the rest; the betl passes
-        else:
+            play.tricks[d] += play.remaining
+        elif word != NEMAM_PAD:  # nemam pad: the declarer takes none of the rest
             n = int(word.split(" ")[1])
-            taker = f.single if f.single is not None else f.caller  # type: ignore[union-attr]
-            others = sum(play.tricks[s] for s in self.opponents() if s != taker)  # type: ignore[union-attr]
-            play.tricks[taker] = n - others  # type: ignore[union-attr,index]
-            play.tricks[d] = 10 - n  # type: ignore[union-attr,index]
-        play.over = True  # type: ignore[union-attr]
+            taker = f.single if f.single is not None else f.caller
+            assert taker is not None
+            others = sum(play.tricks[s] for s in self.opponents() if s != taker)
+            play.tricks[taker] = n - others
+            play.tricks[d] = 10 - n
+        play.over = True
         self._end(END_PONUDA)
 
     def _end(self, how: str) -> None:
