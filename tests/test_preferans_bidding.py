@@ -191,7 +191,7 @@ def test_talon_shown_taken_skart_hidden_contract_at_least_the_bid():
     deal(p)
     say(p, "1:2 2:3 0:dalje 1:moje 2:dalje")
     assert p.view(0)["hand"]["talon"] == ["7D", "8D"]
-    assert len(p.view(1)["hand"]["hand"]) == 12
+    assert len(p.view(1)["hand"]["cards"]) == 12
     with pytest.raises(IllegalAction):
         p.apply(1, "skart 7S 7D")  # 7S is not his
     with pytest.raises(IllegalAction):
@@ -203,7 +203,7 @@ def test_talon_shown_taken_skart_hidden_contract_at_least_the_bid():
         p.apply(1, "pik")
     say(p, "1:karo")
     assert p.hand.contract.label == "karo"
-    assert p.view(1)["hand"]["hand"] == ["7D", "JD", "QD", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]
+    assert p.view(1)["hand"]["cards"] == ["7D", "JD", "QD", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]
 
 
 def test_skart_cards_in_either_order():

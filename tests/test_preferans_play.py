@@ -294,3 +294,20 @@ def test_declared_game_talon_stays_hidden_until_the_end():
     assert p.view(1)["hand"]["talon"] is None and p.view(None)["hand"]["talon"] is None
     say(p, "2:ne pratim 0:ne pratim")
     assert p.view(None)["hand"]["talon"] == ["KD", "AD"]
+
+
+def test_out_of_play_hand_hidden_whole_deal_shown_at_the_end():
+    p = start()
+    say(p, "2:ne pratim 0:sam")
+    out_of_play = set(DEAL_B[2].split())
+    import json
+
+    for seat in (None, 0, 1):
+        text = json.dumps(p.view(seat)["hand"])
+        assert not any(f'"{c}"' in text for c in out_of_play)
+    assert "skart" in p.view(0)["hand"]["words"][3][1] and "7D" not in json.dumps(p.view(0)["hand"]["words"])
+    say(p, "1:nosim sve 0:prihvatam")
+    deal_ = p.view(None)["hand"]["deal"]
+    assert deal_["hands"][2] == sorted(out_of_play, key=DEAL_B[2].split().index)
+    assert deal_["talon"] == ["7D", "8D"] and deal_["skart"] == ["7D", "8D"]
+    assert p.view(None)["hand"]["words"][3] == [1, "skart 7D 8D"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from app.games.base import DealError, IllegalAction, NotYourTurn
+from app.games.base import DealError, GameError, IllegalAction, NotYourTurn
 from app.games.cards import CARD_NAMES, CardError, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck
 from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
@@ -273,5 +273,8 @@ class PreferansPartie:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from app.games.preferans.views import partie_view
+
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2)):
+            raise GameError(f"there is no seat {seat!r}; a view is for seat 0, 1, 2 or None (spectator)")
 
         return partie_view(self, seat)

@@ -66,7 +66,7 @@ def hand_view(partie: "PreferansPartie", hand: Hand, seat: int | None) -> dict[s
             v["ponuda"]["declarer_hand"] = names_of(hand.hands[hand.declarer])  # type: ignore[index]
     v["ponude"] = [[w, how] for w, how in hand.ponuda_log]
     if seat is not None:
-        v["hand"] = names_of(hand.hands[seat])
+        v["cards"] = names_of(hand.hands[seat])  # his own hand, sorted
     if over:
         v["end"] = hand.end
         v["deal"] = whole_deal(hand)
