@@ -51,8 +51,8 @@ def test_every_bot_says_a_legal_word(name: str, seed: int, deal_index: int, move
     assert word in partie.legal_actions(seat)
 
 
-def test_four_majstor_bots_finish_a_deal_of_each_contract() -> None:
-    bots = [make_bot("majstor", "lora", seed=s) for s in range(4)]
+def test_four_search_bots_finish_a_deal_of_each_contract() -> None:
+    bots = [make_bot("iskusan", "lora", seed=s) for s in range(4)]
     for deal_index in range(7):
         partie = partie_in_play(deal_index, deal_index, 0)
         while not partie.deal.ended:

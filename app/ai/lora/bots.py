@@ -59,7 +59,7 @@ class SearchLevel:
 
 
 ISKUSAN = SearchLevel(samples=10, min_samples=4, exact_cards=12, trick_nodes=1_500, playouts=8, layout_nodes=20_000)
-MAJSTOR = SearchLevel(samples=24, min_samples=6, exact_cards=16, trick_nodes=5_000, playouts=24, layout_nodes=80_000)
+MAJSTOR = SearchLevel(samples=40, min_samples=8, exact_cards=20, trick_nodes=6_000, playouts=48, layout_nodes=150_000)
 
 
 class LoraSearchBot:
@@ -93,19 +93,28 @@ class LoraSearchBot:
                 pass
         return self._playout_totals(know, cards, rng)
 
+    def deal_hands(self, know: LoraKnowledge, rng: random.Random) -> list[int]:
+        """One deal of the hidden cards to decide on."""
+        return sample_hands(know, rng)
+
     def _exact_trick_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
+        """Average exact values; raises SearchAborted if too few samples fit the budget."""
         level = self.level
+        hard_cap = level.trick_nodes * 3 // 2
         totals = dict.fromkeys(cards, 0.0)
         ctx = herc_context(know.seat, know.taken)
         nodes = 0
         for i in range(level.samples):
             if i >= level.min_samples and nodes >= level.trick_nodes:
                 break
-            hands = sample_hands(know, rng)
-            # the first samples must finish within the budget, or the position is too big
-            limit = level.trick_nodes if i < level.min_samples else None
-            solver = TrickSolver(know.contract, know.seat, node_limit=limit)
-            values = solver.move_values(hands, know.trick, ctx)
+            hands = self.deal_hands(know, rng)
+            solver = TrickSolver(know.contract, know.seat, node_limit=hard_cap - nodes)
+            try:
+                values = solver.move_values(hands, know.trick, ctx)
+            except SearchAborted:
+                if i < level.min_samples:
+                    raise
+                break
             nodes += solver.nodes
             for c in cards:
                 totals[c] += values[c]
@@ -114,7 +123,7 @@ class LoraSearchBot:
     def _playout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
         totals = dict.fromkeys(cards, 0.0)
         for _ in range(self.level.playouts):
-            hands = sample_hands(know, rng)
+            hands = self.deal_hands(know, rng)
             for c in cards:
                 totals[c] += playout_value(know.contract, know.seat, hands, know.trick, c, know.taken)
         return totals
@@ -123,14 +132,15 @@ class LoraSearchBot:
 
     def _layout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
         level = self.level
+        hard_cap = level.layout_nodes * 3 // 2
         totals = dict.fromkeys(cards, 0.0)
         nodes = 0
         done = 0
         for i in range(level.samples):
             if i >= level.min_samples and nodes >= level.layout_nodes:
                 break
-            hands = sample_hands(know, rng)
-            solver = LayoutSolver(know.seat, know.start_rank, node_limit=level.layout_nodes)
+            hands = self.deal_hands(know, rng)
+            solver = LayoutSolver(know.seat, know.start_rank, node_limit=hard_cap - nodes)
             try:
                 values = solver.move_values(hands, know.next_cards)
             except LayoutAborted:

@@ -1,0 +1,26 @@
+"""The benchmark's upper reference: a Lora player that sees every hand.
+
+Not a computer player for the tables: it reads the engine's hidden state, which no
+real bot may do. It decides like ``majstor`` but on the true deal instead of samples.
+"""
+
+from __future__ import annotations
+
+import random
+
+from app.games.lora import LoraPartie
+
+from app.ai.lora.bots import LoraSearchBot, SearchLevel
+from app.ai.lora.knowledge import LoraKnowledge
+
+ORACLE = SearchLevel(samples=1, min_samples=1, exact_cards=24, trick_nodes=40_000, playouts=1, layout_nodes=400_000)
+
+
+class LoraOracle(LoraSearchBot):
+    def __init__(self, partie: LoraPartie, seed: int | str | None = None):
+        super().__init__(ORACLE, seed)
+        self.partie = partie
+
+    def deal_hands(self, know: LoraKnowledge, rng: random.Random) -> list[int]:
+        assert self.partie.deal is not None
+        return list(self.partie.deal.hands)

@@ -1,0 +1,80 @@
+"""Rule-based card play for preferans (level ``pocetnik`` and the playouts)."""
+
+from __future__ import annotations
+
+from app.games.cards import SUIT_MASKS
+
+
+def legal_cards(hand: int, cards: list[int], trump: int | None) -> int:
+    if not cards:
+        return hand
+    follow = hand & SUIT_MASKS[cards[0] >> 3]
+    if follow:
+        return follow
+    if trump is not None and hand & SUIT_MASKS[trump]:
+        return hand & SUIT_MASKS[trump]
+    return hand
+
+
+def winner_index(cards: list[int], trump: int | None) -> int:
+    best_i, best = 0, cards[0]
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if c >> 3 == best >> 3:
+            if c > best:
+                best_i, best = i, c
+        elif trump is not None and c >> 3 == trump:
+            best_i, best = i, c
+    return best_i
+
+
+def beats(c: int, best: int, trump: int | None) -> bool:
+    if c >> 3 == best >> 3:
+        return c > best
+    return trump is not None and c >> 3 == trump
+
+
+def rule_card(hand: int, cards: list[int], trick_seats: list[int], seat: int, declarer: int,
+              trump: int | None, betl: bool, n_in_play: int) -> int:
+    """The card ``seat`` plays on the trick ``cards`` (played by ``trick_seats``)."""
+    legal = legal_cards(hand, cards, trump)
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    mine = _cards(legal)
+    if betl:
+        if seat == declarer:
+            if cards:
+                best = cards[winner_index(cards, trump)]
+                under = [c for c in mine if not beats(c, best, trump)]
+                return max(under, key=lambda c: c & 7) if under else min(mine, key=lambda c: c & 7)
+            return min(mine, key=lambda c: c & 7)
+        return min(mine, key=lambda c: (c & 7, c))
+    if not cards:
+        if seat == declarer and trump is not None and (hand & SUIT_MASKS[trump]).bit_count() >= 3:
+            return max(_cards(hand & SUIT_MASKS[trump]))
+        aces = [c for c in mine if c & 7 == 7 and c >> 3 != trump]
+        if aces:
+            return aces[0]
+        if seat == declarer:
+            return max(mine, key=lambda c: (c & 7, c))
+        return min(mine, key=lambda c: (c & 7, c))
+    wi = winner_index(cards, trump)
+    best = cards[wi]
+    partner_wins = seat != declarer and trick_seats[wi] != declarer
+    if partner_wins and (len(cards) == n_in_play - 1 or best & 7 >= 6):
+        return min(mine, key=lambda c: (c & 7, c))
+    winners = [c for c in mine if beats(c, best, trump)]
+    if winners:
+        if len(cards) == n_in_play - 1:
+            return min(winners, key=lambda c: (c >> 3 == trump, c & 7))
+        return max(winners, key=lambda c: (c >> 3 != trump, c & 7))
+    return min(mine, key=lambda c: (c & 7, c))
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,157 @@
+"""Open-cards solver for preferans play: the declarer against the defenders.
+
+Two or three seats are in play; the value is the number of tricks the declarer takes
+from here on. The declarer maximizes it (in betl he minimizes it), the defenders do the
+opposite: a two-sided game, so alpha-beta with a transposition table on the hand masks
+and the leader at trick boundaries is exact.
+"""
+
+from __future__ import annotations
+
+from app.games.cards import SUIT_MASKS
+
+INF = 1 << 20
+
+
+class SearchAborted(Exception):
+    """The node budget ran out."""
+
+
+class PlaySolver:
+    def __init__(self, seats: tuple[int, ...], declarer: int, trump: int | None, betl: bool, node_limit: int | None = None):
+        self.seats = seats
+        self.n = len(seats)
+        self.declarer = declarer
+        self.trump = trump
+        self.betl = betl
+        self.tt: dict[int, tuple[int, int]] = {}
+        self.nodes = 0
+        self.node_limit = node_limit
+
+    def move_values(self, hands: list[int], trick: list[tuple[int, int]], seat: int) -> dict[int, int]:
+        """Declarer tricks still to come after each legal card of ``seat`` (whose turn it is)."""
+        hands = list(hands)
+        leader = trick[0][0] if trick else seat
+        cards = [c for _, c in trick]
+        hand = hands[seat]
+        legal = self._legal(hand, cards)
+        values = {}
+        for c in _bits(legal):
+            hands[seat] = hand & ~(1 << c)
+            cards.append(c)
+            values[c] = self._after(hands, leader, seat, cards, -INF, INF)
+            cards.pop()
+            hands[seat] = hand
+        return values
+
+    def _legal(self, hand: int, cards: list[int]) -> int:
+        if not cards:
+            return hand
+        follow = hand & SUIT_MASKS[cards[0] >> 3]
+        if follow:
+            return follow
+        if self.trump is not None:
+            trumps = hand & SUIT_MASKS[self.trump]
+            if trumps:
+                return trumps
+        return hand
+
+    def _after(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
+        if len(cards) == self.n:
+            return self._finish(hands, leader, cards, alpha, beta)
+        i = self.seats.index(seat)
+        return self._card(hands, leader, self.seats[(i + 1) % self.n], cards, alpha, beta)
+
+    def _finish(self, hands: list[int], leader: int, cards: list[int], alpha: int, beta: int) -> int:
+        trump = self.trump
+        best_i, best = 0, cards[0]
+        for i in range(1, self.n):
+            c = cards[i]
+            if c >> 3 == best >> 3:
+                if c > best:
+                    best_i, best = i, c
+            elif trump is not None and c >> 3 == trump:
+                best_i, best = i, c
+        li = self.seats.index(leader)
+        winner = self.seats[(li + best_i) % self.n]
+        pts = 1 if winner == self.declarer else 0
+        return pts + self._trick(hands, winner, alpha - pts, beta - pts)
+
+    def _trick(self, hands: list[int], leader: int, alpha: int, beta: int) -> int:
+        left = hands[self.declarer].bit_count()
+        if not left:
+            return 0
+        key = hands[0] | hands[1] << 32 | hands[2] << 64 | leader << 96
+        lo, hi = 0, left
+        entry = self.tt.get(key)
+        if entry is not None:
+            lo, hi = max(lo, entry[0]), min(hi, entry[1])
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        a, b = max(alpha, lo), min(beta, hi)
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchAborted
+        v = self._card(hands, leader, leader, [], a, b)
+        if v <= a:
+            hi = v
+        elif v >= b:
+            lo = v
+        else:
+            lo = hi = v
+        self.tt[key] = (lo, hi)
+        return v
+
+    def _card(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
+        hand = hands[seat]
+        legal = self._legal(hand, cards)
+        present = hands[0] | hands[1] | hands[2]
+        for c in cards:
+            present |= 1 << c
+        maximizing = (seat == self.declarer) != self.betl
+        best = -INF if maximizing else INF
+        for c in self._moves(legal, present):
+            hands[seat] = hand & ~(1 << c)
+            cards.append(c)
+            v = self._after(hands, leader, seat, cards, alpha, beta)
+            cards.pop()
+            hands[seat] = hand
+            if maximizing:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+                    if v >= beta:
+                        break
+            elif v < best:
+                best = v
+                beta = min(beta, v)
+                if v <= alpha:
+                    break
+        return best
+
+    @staticmethod
+    def _moves(legal: int, present: int) -> list[int]:
+        """One card per run of adjacent cards (no card of another hand between), highest first."""
+        out = []
+        m = legal
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            below = present & SUIT_MASKS[c >> 3] & (low - 1)
+            if below and (legal >> (below.bit_length() - 1)) & 1:
+                continue
+            out.append(c)
+        out.reverse()
+        return out
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
