@@ -108,11 +108,49 @@ def run_lora(deals: int, workers: int, players: tuple[str, ...]) -> None:
             print(f"  {contract}: " + "  ".join(f"{p} {statistics.fmean(per[p][s] for s in row):+.2f}" for p in players))
 
 
+def preferans_task(args: tuple[int, int, str]) -> tuple[int, str, float]:
+    """Mean over the three seats of the test player's result per hand after ``hands`` hands."""
+    from app.games.preferans import PreferansPartie
+
+    seed, hands, player = args
+    per_seat = []
+    for seat in range(3):
+        partie = PreferansPartie.new({"bule": 60, "refe": 2}, seed=seed)
+        bots = [make_bot(player if s == seat else "pocetnik", "preferans", seed=f"{seed}:{s}") for s in range(3)]
+        while not partie.finished and partie.deal_index < hands:
+            seats = partie.seats_to_act()
+            if not seats:
+                break
+            s = seats[0]
+            partie.apply(s, bots[s].choose(partie.view(s), partie.legal_actions(s)))
+        played = max(1, min(hands, partie.deal_index))
+        per_seat.append((partie.result()["results"][seat] - 10 * 60) / played)  # change from the start (600)
+    return seed, player, statistics.fmean(per_seat)
+
+
+def run_preferans(hands: int, workers: int, players: tuple[str, ...], parties: int = 8) -> None:
+    seeds = list(range(2000, 2000 + parties))
+    per: dict[str, dict[int, float]] = {p: {} for p in players}
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for seed, p, v in pool.map(preferans_task, [(sd, hands, p) for sd in seeds for p in players], chunksize=1):
+            per[p][seed] = v
+    print(f"Preferans: {parties} parties x 3 seats x {hands} hands per player, others pocetnik ({time.perf_counter() - t0:.0f} s)")
+    print("mean result per hand of the test player (section 15 results; lower is better), 95% CI:")
+    for p in players:
+        m, h = mean_ci([per[p][s] for s in seeds])
+        print(f"  {p:9s} {m:+.2f} +- {h:.2f}")
+    if {"pocetnik", "majstor"} <= set(players):
+        m, h = mean_ci([per["majstor"][s] - per["pocetnik"][s] for s in seeds])
+        print(f"  majstor - pocetnik: {m:+.2f} +- {h:.2f} (paired; CI excludes 0: {abs(m) > h})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=("lora", "preferans", "both"), default="both")
     ap.add_argument("--deals", type=int, default=28, help="Lora deals (each played 4 times per player)")
-    ap.add_argument("--hands", type=int, default=30, help="preferans hands (each played 3 times per player)")
+    ap.add_argument("--hands", type=int, default=12, help="preferans hands per partie (each partie played 3 times per player)")
+    ap.add_argument("--parties", type=int, default=8, help="preferans parties (seeds)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--players", default=",".join(LORA_PLAYERS))
     args = ap.parse_args()
@@ -120,12 +158,7 @@ def main() -> None:
     if args.game in ("lora", "both"):
         run_lora(args.deals, args.workers, players)
     if args.game in ("preferans", "both"):
-        try:
-            from bench.ai_strength_preferans import run_preferans
-        except ImportError:
-            print("preferans: no strength benchmark yet")
-        else:
-            run_preferans(args.hands, args.workers, players)
+        run_preferans(args.hands, args.workers, tuple(p for p in players if p != "oracle"), args.parties)
 
 
 if __name__ == "__main__":

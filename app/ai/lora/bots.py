@@ -59,7 +59,7 @@ class SearchLevel:
 
 
 ISKUSAN = SearchLevel(samples=10, min_samples=4, exact_cards=12, trick_nodes=1_500, playouts=8, layout_nodes=20_000)
-MAJSTOR = SearchLevel(samples=40, min_samples=8, exact_cards=20, trick_nodes=6_000, playouts=48, layout_nodes=150_000)
+MAJSTOR = SearchLevel(samples=40, min_samples=8, exact_cards=20, trick_nodes=4_000, playouts=36, layout_nodes=100_000)
 
 
 class LoraSearchBot:
