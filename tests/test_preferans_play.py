@@ -311,3 +311,19 @@ def test_out_of_play_hand_hidden_whole_deal_shown_at_the_end():
     assert set(deal_["hands"][2]) == out_of_play and len(deal_["hands"][2]) == 10
     assert deal_["talon"] == ["7D", "8D"] and deal_["skart"] == ["7D", "8D"]
     assert p.view(None)["hand"]["words"][3] == [1, "skart 7D 8D"]
+
+
+def test_shown_deal_of_an_ended_hand_in_a_seeded_partie():
+    from app.games.base import GameError
+    from app.games.preferans import PreferansPartie
+
+    p = PreferansPartie.new({}, seed=11)
+    with pytest.raises(GameError):
+        p.shown_deal(0)
+    first = p.hand.first
+    original = [list(h) for h in p.deals[0]["hands"]]
+    for k in range(3):
+        p.apply((first + k) % 3, "dalje")
+    assert p.view(None)["last_deal_index"] == 0 and p.view(None)["hand"]["deal_index"] == 1
+    shown = p.shown_deal(0)
+    assert [set(h) for h in shown["hands"]] == [set(h) for h in original] and shown["skart"] == []

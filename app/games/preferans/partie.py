@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from app.games.base import DealError, GameError, IllegalAction, NotYourTurn
-from app.games.cards import CARD_NAMES, CardError, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck
+from app.games.cards import CARD_BY_NAME, CARD_NAMES, CardError, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck
 from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
 from app.games.preferans.papir import Papir
@@ -269,6 +269,20 @@ class PreferansPartie:
                 for d in deals
             ],
             "result": self.result(),
+        }
+
+    def shown_deal(self, deal_index: int) -> dict[str, Any]:
+        """The whole deal of an ended hand (three hands, talon, škart): public (section 4)."""
+        if not isinstance(deal_index, int) or not 0 <= deal_index < self.hands_ended:
+            raise GameError(f"deal {deal_index!r} has not ended (hands ended: {self.hands_ended})")
+        deal = self.deals[deal_index]
+        skart = next((w.split()[1:] for _, w in deal["actions"] if w.startswith("skart ")), [])
+        order = CARD_BY_NAME.__getitem__
+        return {
+            "deal_index": deal_index,
+            "hands": [sorted(h, key=order) for h in deal["hands"]],
+            "talon": sorted(deal["talon"], key=order),
+            "skart": sorted(skart, key=order),
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:

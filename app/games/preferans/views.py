@@ -95,6 +95,8 @@ def partie_view(partie: "PreferansPartie", seat: int | None) -> dict[str, Any]:
     fw = partie.fall_window
     out["fall_window"] = None if fw is None else {
         "deal_index": fw.hand_index, "fallen": list(fw.fallen), "taker": fw.taker, "closed": fw.closed}
+    # A seeded partie deals the next hand at once: the ended one is then shown by
+    # ``partie.shown_deal(index)``, not in this view, whose cards are all of one deal.
     last = partie.last_hand
-    out["last_deal"] = whole_deal(last) if last is not None and last is not hand else None
+    out["last_deal_index"] = last.index if last is not None else None
     return out
