@@ -108,12 +108,13 @@ REVEALING_WORDS = {"nosim sve", "nemam pad"}  # preferans: the declarer's hand i
 
 
 class LeakCheck:
-    """Which cards each seat may not see at each version, from the finished partie's record.
+    """Which cards each seat may not see in each frame, from the finished partie's record.
 
-    At version v the current deal is the one whose actions run past v (a deal that has
-    just ended is over and may be shown face up). Another seat's card is hidden until he
-    plays it; a preferans declarer's whole hand is shown once he offers "nosim sve" or
-    "nemam pad" (rules, section on ponuda).
+    A frame shows the deal the engine is at (``deal_index``; a deal that has ended is
+    over and may be shown face up). In it another seat's card is hidden until he plays
+    it; a preferans declarer's whole hand is shown once he offers "nosim sve" or "nemam
+    pad". Words said between two deals are filed at the end of the deal before (record
+    format), so "played before version v" counts each action by its global position.
     """
 
     def __init__(self, record: dict[str, Any]):
@@ -125,12 +126,11 @@ class LeakCheck:
             total += len(deal["actions"])
         self.total = total
 
-    def hidden(self, seat: int | None, version: int) -> set[str]:
-        if version >= self.total:
+    def hidden(self, seat: int | None, version: int, deal_index: int) -> set[str]:
+        if version >= self.total or deal_index >= len(self.deals):
             return set()
-        k = max(i for i, start in enumerate(self.starts) if start <= version)
-        deal = self.deals[k]
-        done = deal["actions"][: version - self.starts[k]]
+        deal = self.deals[deal_index]
+        done = deal["actions"][: max(0, version - self.starts[deal_index])]
         hidden: set[str] = set()
         for other, hand in enumerate(deal["hands"]):
             if other == seat:
@@ -142,11 +142,22 @@ class LeakCheck:
         return hidden
 
     def check(self, seat: int | None, frame: dict[str, Any]) -> None:
-        if "view" not in frame:
-            assert not cards_in(frame) & self.hidden(seat, frame.get("version", 0)), frame
-            return
-        leaked = cards_in(frame) & self.hidden(seat, frame["version"])
-        assert not leaked, f"seat {seat} saw {sorted(leaked)} at version {frame['version']}: {json.dumps(frame)[:2000]}"
+        version = frame.get("version", 0)
+        deal_index = frame.get("deal_index")
+        if deal_index is None:
+            return  # no table yet (a proposal), or a frame without cards (ack, chat, seats)
+        rest = {k: v for k, v in frame.items() if k != "action"}
+        view = rest.get("view")
+        if isinstance(view, dict) and isinstance(view.get("last_deal"), dict):
+            if view["last_deal"].get("deal_index", deal_index) < deal_index:
+                # The deal before, shown face up once it ended: the rules reveal it.
+                rest["view"] = {k: v for k, v in view.items() if k != "last_deal"}
+        leaked = cards_in(rest) & self.hidden(seat, version, deal_index)
+        if "action" in frame:
+            actor, word = frame["action"]["seat"], frame["action"]["word"]
+            if actor != seat and word not in CARDS:
+                leaked |= cards_in(word)  # e.g. another seat's skart must stay face down
+        assert not leaked, f"seat {seat} saw {sorted(leaked)} at version {version}: {json.dumps(frame)[:2000]}"
 
 
 async def ws_connect(server: LiveServer, partie_id: int, client: httpx.Client, since: int | None = None, origin: str | None = None):

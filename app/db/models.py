@@ -72,7 +72,8 @@ class Partie(Base):
     seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The latest score sheet, for archive lists (the engine keeps the live one).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -53,6 +53,10 @@ class LiveTable:
         self.lock = threading.RLock()
         self.history: deque[Snapshot] = deque(maxlen=history)
         self.broken = False
+        # Copied from the partie row at every load, so events can be built without the database.
+        self.timer: int | None = None
+        self.bot_seats: set[int] = set()
+        self.member_seats: dict[int, int] = {}
 
     def snapshot(self, action: tuple[int, str] | None, at: datetime | None) -> Snapshot:
         engine = self.engine
@@ -122,6 +126,9 @@ class TableCache:
             while len(self._tables) > self.capacity:
                 self._tables.popitem(last=False)
         with table.lock:
+            table.timer = partie.timer_seconds
+            table.bot_seats = {row.seat for row in partie.seats if row.played_by_bot}
+            table.member_seats = {row.member_id: row.seat for row in partie.seats if row.member_id is not None}
             if not table.history:
                 table.snapshot(None, partie.started_at)
             table.catch_up(session)

@@ -85,7 +85,7 @@ def _iso(value) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def event_frame(partie: Partie | None, game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> dict:
+def event_frame(game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> dict:
     """One versioned event as ``seat`` may see it."""
     frame: dict[str, Any] = {"type": "event", "version": snap.version}
     if snap.action is not None:
@@ -142,6 +142,24 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dic
             return state_frame(partie, table.latest, seat)
 
 
+def cached_events_since(
+    club: Club, partie_id: int, seat: int | None, since: int, known_version: int, blocking: bool = True
+) -> list[dict] | None:
+    """Like :func:`events_since` from memory only: None unless the cache has ``known_version``."""
+    table = club.tables.peek(partie_id)
+    if table is None or not table.lock.acquire(blocking=blocking):
+        return None
+    try:
+        if table.version < known_version:
+            return None
+        snaps = table.events_since(since)
+        if snaps is None:
+            return None
+        return [event_frame(table.game, snap, seat, table.timer, table.bot_seats) for snap in snaps]
+    finally:
+        table.lock.release()
+
+
 def events_since(club: Club, partie_id: int, seat: int | None, since: int) -> tuple[list[dict], dict | None]:
     """The event frames after ``since`` for a seat, or (``[]``, a state frame) to resync."""
     with club.db.read() as s:
@@ -154,7 +172,7 @@ def events_since(club: Club, partie_id: int, seat: int | None, since: int) -> tu
             if snaps is None:
                 return [], state_frame(partie, table.latest, seat)
             bots = bot_seats(partie)
-            return [event_frame(partie, partie.game, snap, seat, partie.timer_seconds, bots) for snap in snaps], None
+            return [event_frame(partie.game, snap, seat, partie.timer_seconds, bots) for snap in snaps], None
 
 
 def submit(
@@ -166,9 +184,12 @@ def submit(
     action_id: str | None,
 ) -> Applied:
     """A member's word for his own seat."""
-    with club.db.read() as s:
-        partie = get_partie(s, partie_id)
-        seat = seat_of(partie, member.id)
+    table = club.tables.peek(partie_id)
+    if table is not None and member.id in table.member_seats:
+        seat = table.member_seats[member.id]  # seats never change hands once a partie runs
+    else:
+        with club.db.read() as s:
+            seat = seat_of(get_partie(s, partie_id), member.id)
     if seat is None:
         raise Forbidden("you do not play at this table", code="not_a_player")
     return apply_word(club, partie_id, seat, word, version, action_id, member.id, "member")

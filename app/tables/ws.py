@@ -71,12 +71,23 @@ class TableConnection:
             await self.send(state)
             self.sent_version = state["version"]
 
-    async def catch_up(self) -> None:
-        """Send every event after the last one this client got (or a state to resync)."""
+    async def catch_up(self, known_version: int | None = None) -> None:
+        """Send every event after the last one this client got (or a state to resync).
+
+        ``known_version``: a version known to exist; when the cache already has it the
+        frames are built from memory, without a thread or the database.
+        """
         async with self.send_lock:
-            frames, state = await run_in_threadpool(
-                service.events_since, self.club, self.partie_id, self.seat, self.sent_version
-            )
+            frames, state = None, None
+            if known_version is not None:
+                args = (self.club, self.partie_id, self.seat, self.sent_version, known_version)
+                frames = service.cached_events_since(*args, blocking=False)
+                if frames is None:  # the table is busy (a word being committed): wait for it in a thread
+                    frames = await run_in_threadpool(service.cached_events_since, *args)
+            if frames is None:
+                frames, state = await run_in_threadpool(
+                    service.events_since, self.club, self.partie_id, self.seat, self.sent_version
+                )
             if state is not None:
                 await self.send(state)
                 self.sent_version, self.status = state["version"], state["status"]
@@ -138,7 +149,7 @@ class TableConnection:
                 await self.catch_up()
             await self.error(e.code, e.message, id=action_id, **{k: v for k, v in e.extra.items() if k != "current"})
             return
-        await self.catch_up()
+        await self.catch_up(applied.version)
         async with self.send_lock:
             await self.send({"type": "ack", "id": action_id, "version": applied.version, "duplicate": applied.duplicate})
 
@@ -161,7 +172,7 @@ class TableConnection:
             return True
         if kind == "advance":
             if notice.get("version", 0) > self.sent_version:
-                await self.catch_up()
+                await self.catch_up(notice.get("version"))
         elif kind == "seats":
             summary = await run_in_threadpool(service.table_state, self.club, self.partie_id, self.member)
             if summary["status"] != self.status:
