@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,11 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/python -m app serve
 
-test: $(VENV)/.dev-installed
+# The browser tests drive Debian's Chromium (tests/test_ui_browser.py); install it once.
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed: the browser tests will be skipped"
+
+test: $(VENV)/.dev-installed chromium
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed

@@ -22,6 +22,7 @@ from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
 from app.tables.ws import router as ws_router
 from app.web import errors, pages
+from app.web import ui  # the Club's pages (issue 5)
 
 log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(parties_router)
     app.include_router(tables_router)
     app.include_router(ws_router)
+    app.include_router(ui.router)  # the Club's pages (issue 5)
     app.include_router(pages.router)
     static = ROOT / "static"
     if static.is_dir():

@@ -1,0 +1,82 @@
+/* Klub: helpers shared by every page (translations, DOM, sound). No framework, no build. */
+"use strict";
+(function () {
+  const K = (window.Klub = window.Klub || {});
+  const node = document.getElementById("klub-strings");
+  K.strings = node ? JSON.parse(node.textContent || "{}") : {};
+  K.lang = document.documentElement.lang || "sr-Latn";
+
+  /* Translate a message id (the table pages carry the catalog); {name} placeholders. */
+  K.T = function (id, values) {
+    let text = Object.prototype.hasOwnProperty.call(K.strings, id) ? K.strings[id] : id;
+    if (text.startsWith("word:")) text = text.slice(5);
+    if (values) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+    return text;
+  };
+
+  /* el("div.card.s-H", {attrs}, children...) */
+  K.el = function (spec, attrs, ...children) {
+    const [tag, ...classes] = spec.split(".");
+    const e = document.createElement(tag || "div");
+    if (classes.length) e.className = classes.join(" ");
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === null || v === undefined || v === false) continue;
+        if (k === "text") e.textContent = v;
+        else if (k === "dataset") Object.assign(e.dataset, v);
+        else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+        else e.setAttribute(k, v === true ? "" : v);
+      }
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  };
+
+  K.clear = function (e) { while (e.firstChild) e.removeChild(e.firstChild); return e; };
+  K.sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  /* "Your turn" sound: two short tones made with the Web Audio API (no sound file). */
+  const SOUND_KEY = "klub-sound";
+  K.soundOn = () => localStorage.getItem(SOUND_KEY) !== "off";
+  let audio = null;
+  K.beep = function () {
+    if (!K.soundOn()) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const t0 = audio.currentTime;
+      [[660, 0], [880, 0.12]].forEach(([f, dt]) => {
+        const o = audio.createOscillator();
+        const g = audio.createGain();
+        o.type = "sine";
+        o.frequency.value = f;
+        g.gain.setValueAtTime(0.0001, t0 + dt);
+        g.gain.exponentialRampToValueAtTime(0.18, t0 + dt + 0.02);
+        g.gain.exponentialRampToValueAtTime(0.0001, t0 + dt + 0.16);
+        o.connect(g).connect(audio.destination);
+        o.start(t0 + dt);
+        o.stop(t0 + dt + 0.18);
+      });
+    } catch (e) { /* no audio here */ }
+  };
+
+  function paintSound(btn) {
+    const on = K.soundOn();
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+    btn.firstChild.textContent = on ? "♪" : "♪̸";
+    btn.classList.toggle("muted", !on);
+    btn.title = on ? K.T("Sound on") : K.T("Sound off");
+  }
+  document.addEventListener("DOMContentLoaded", () => {
+    const btn = document.getElementById("sound-toggle");
+    if (!btn) return;
+    paintSound(btn);
+    btn.addEventListener("click", () => {
+      localStorage.setItem(SOUND_KEY, K.soundOn() ? "off" : "on");
+      paintSound(btn);
+      if (K.soundOn()) K.beep();
+    });
+  });
+})();

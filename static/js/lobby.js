@@ -1,0 +1,43 @@
+/* Klub: the lobby — the propose form follows the chosen game; the lists refresh by themselves. */
+"use strict";
+(function () {
+  const form = document.getElementById("propose-form");
+  if (form) {
+    const panel = form.closest(".propose");
+    const sync = () => {
+      const game = form.querySelector("input[name=game]:checked").value;
+      panel.classList.toggle("is-preferans", game === "preferans");
+      panel.classList.toggle("is-lora", game !== "preferans");
+      const exhibition = form.querySelector("input[name=exhibition]").checked;
+      for (const line of form.querySelectorAll(".seat-line[data-seat]")) {
+        const kind = exhibition ? "bot" : line.querySelector(".seat-kind").value;
+        line.classList.remove("kind-bot", "kind-member", "kind-open");
+        line.classList.add("kind-" + kind);
+        line.querySelector(".seat-kind").disabled = exhibition;
+      }
+    };
+    form.addEventListener("change", sync);
+    sync();
+  }
+  const live = document.getElementById("lobby-live");
+  if (!live) return;
+  let busy = false;
+  async function refresh() {
+    if (busy || document.hidden) return;
+    busy = true;
+    try {
+      const r = await fetch(live.dataset.src, { headers: { Accept: "text/html" } });
+      if (r.status === 401) { location.href = "/login?next=/lobby"; return; }
+      if (r.ok) {
+        const html = await r.text();
+        if (html !== live.dataset.last) {
+          live.dataset.last = html;
+          const focused = document.activeElement && live.contains(document.activeElement);
+          if (!focused) live.innerHTML = html;
+        }
+      }
+    } catch (e) { /* offline for a moment: try again later */ }
+    finally { busy = false; }
+  }
+  setInterval(refresh, 3000);
+})();

@@ -1,0 +1,299 @@
+/* Klub: the preferans table — licitacija, talon and škart, the contract, praćenje,
+   kontra, play, ponuda, odlazak u bulu, otpis; the papir beside the table. */
+"use strict";
+(function () {
+  const K = window.Klub;
+  K.games = K.games || {};
+  const C = () => K.cards;
+  const SUITS = "SDHC";
+  const CARD_RE = /^[789TJQKA][SDHC]$/;
+  const SIDE_WORDS = ["otpis", "preuzimam pad", "vracam pad"];
+  const ANSWERS = ["prihvatam", "odbijam"];
+  const OFFERS = ["nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4"];
+  const WORD_ORDER = ["2", "3", "4", "5", "6", "7", "moje", "igra", "betl", "sans", "pik", "karo", "herc", "tref",
+    "slabija", "pratim", "sam", "zovem", "kontra", "rekontra", "moze", "ne pratim", "dalje"];
+  const PASSIVE = new Set(["dalje", "ne pratim", "moze", "slabija"]);
+  let sheetKey = "";
+  let lastDealKey = null;
+
+  const wordText = (w) => {
+    if (/^\d$/.test(w)) return w;
+    if (w.startsWith("nudim ")) return `${K.T("word:nudim")} ${w.slice(6)}`;
+    if (w === "skart") return K.T("word:skart");
+    return K.T("word:" + w);
+  };
+  const trumpLetter = (contract) => (contract && contract.trump !== null && contract.trump !== undefined ? SUITS[contract.trump] : null);
+
+  function contractText(c) {
+    if (!c) return "";
+    const name = K.T("word:" + c.name);
+    return (c.declared ? K.T("word:igra") + " " : "") + name;
+  }
+
+  function contractLabel(c) {
+    const box = K.el("span.contract-name");
+    const t = trumpLetter(c);
+    if (t) box.append(C().suitSpan(t), " ");
+    box.append(contractText(c));
+    return box;
+  }
+
+  /* How many cards a seat holds now (for the face-down fans of the others). */
+  function handSize(h, s) {
+    let n = 10;
+    if (h.declarer === s && (h.phase === "talon")) n = 12;
+    for (const t of h.tricks || []) for (const [seat] of t.cards) if (seat === s) n--;
+    for (const [seat] of h.trick || []) if (seat === s) n--;
+    return n;
+  }
+
+  function lastWord(h, s) {
+    let w = null;
+    for (const [seat, word] of h.words || []) if (seat === s && !CARD_RE.test(word)) w = word;
+    return w;
+  }
+
+  function wordButton(ctl, w, cls) {
+    return K.el("button.word" + (PASSIVE.has(w) ? ".pass" : "") + (cls ? "." + cls : ""),
+      { type: "button", dataset: { word: w }, disabled: ctl.canAct() ? null : true, onclick: () => ctl.act(w) }, wordText(w));
+  }
+
+  function trickArea(ctl, plays, winner) {
+    const area = K.el("div.trick", { role: "group", "aria-label": K.T("tricks") });
+    for (const [seat, card] of plays) area.append(C().card(card, { cls: `pos-${ctl.rel(seat)}` + (seat === winner ? " winner" : "") }));
+    if (winner !== undefined && winner !== null) area.append(K.el("p.trick-note", { text: K.T("The trick goes to {name}", { name: ctl.name(winner) }) }));
+    return area;
+  }
+
+  function lineText(ctl, line) {
+    if (!line) return "";
+    if (line.kind === "refe") return `${K.T("All passed")}: ${K.T("refe")}`;
+    if (line.kind === "otpis") return K.T("Otpis");
+    if (line.declarer !== undefined) {
+      const who = ctl.name(line.declarer);
+      const res = line.passed ? "✓" : "✗";
+      const tricks = line.tricks ? ` (${line.tricks.join("–")})` : "";
+      return `${who}: ${line.contract} ${res}${tricks}`;
+    }
+    return line.kind || "";
+  }
+
+  const myCards = (h) => h.cards || h.hand || [];
+
+  /* The previous hand face up: fetched once per ended hand (the view names only its index). */
+  function drawLastDeal(ctl, ui, v) {
+    const k = v.last_deal_index;
+    if (k === null || k === undefined) { ui.lastDeal.hidden = true; return; }
+    if (lastDealKey === k) return;
+    lastDealKey = k;
+    fetch(`/ui/api/parties/${ctl.partie}/shown/${k}`).then((r) => (r.ok ? r.json() : null)).then((ld) => {
+      if (ld && lastDealKey === k) { ctl.shownDeal = ld; paintLastDeal(ctl, ui, v, ld); }
+    }).catch(() => { lastDealKey = null; });
+  }
+
+  function paintLastDeal(ctl, ui, v, ld) {
+    K.clear(ui.lastDeal);
+    ui.lastDeal.hidden = false;
+    const lines = (v.papir && v.papir.lines) || [];
+    const line = [...lines].reverse().find((l) => l.deal === ld.deal_index);
+    ui.lastDeal.append(K.el("h3", { text: `${K.T("The previous hand")} (${K.T("Hand {n}", { n: ld.deal_index + 1 })})` }));
+    if (line) ui.lastDeal.append(K.el("p.ld-line", { text: lineText(ctl, line) }));
+    ld.hands.forEach((cards, s) => {
+      const row = K.el("div.ld-row", { dataset: { seat: String(s) } }, K.el("span.ld-name", { text: ctl.name(s) }));
+      const cs = K.el("span.ld-cards");
+      C().sortHand(cards).forEach((c) => cs.append(C().card(c, { small: true })));
+      row.append(cs);
+      ui.lastDeal.append(row);
+    });
+    const tal = K.el("span.ld-cards");
+    ld.talon.forEach((c) => tal.append(C().card(c, { small: true })));
+    const row = K.el("div.ld-row", null, K.el("span.ld-name", { text: K.T("Talon") }), tal);
+    if (ld.skart && ld.skart.length) {
+      const sk = K.el("span.ld-cards");
+      ld.skart.forEach((c) => sk.append(C().card(c, { small: true })));
+      row.append(K.el("span.ld-name", { text: K.T("Škart") }), sk);
+    }
+    ui.lastDeal.append(row);
+  }
+
+  function offerDialog(ctl, title, word, extraCards) {
+    const box = K.el("div.offer-dialog", { role: "dialog", "aria-label": title }, K.el("p", null, K.el("b", { text: title })));
+    if (extraCards && extraCards.length) {
+      box.append(K.el("p.small", { text: K.T("The declarer's cards") }));
+      const row = K.el("div.cards-row");
+      C().sortHand(extraCards).forEach((c) => row.append(C().card(c, { small: true })));
+      box.append(row);
+    }
+    const answers = ctl.legal.filter((w) => ANSWERS.includes(w));
+    if (answers.length) {
+      const btns = K.el("div.bid-box");
+      answers.forEach((w) => btns.append(wordButton(ctl, w, w === "prihvatam" ? "strong" : null)));
+      box.append(btns);
+    } else box.append(K.el("p.small.muted", { text: K.T("waiting") }));
+    return box;
+  }
+
+  K.games.preferans = {
+    nSeats: 3,
+
+    transition(prev, ev, ctl) {
+      const a = ev.action;
+      const ph = prev && prev.hand;
+      const nh = ev.view && ev.view.hand;
+      if (!a || !ph) return null;
+      const handChanged = nh && nh.deal_index !== ph.deal_index;
+      if (CARD_RE.test(a.word) && ph.phase === "igra" && ph.in_play && ph.trick.length === ph.in_play.length - 1) {
+        const plays = ph.trick.concat([[a.seat, a.word]]);
+        return { plays, winner: C().trickWinner(plays, trumpLetter(ph.contract)), dealEnded: handChanged, factor: handChanged ? 1.6 : 1 };
+      }
+      if (handChanged) return { dealEnded: true, factor: 1.4 };
+      return null;
+    },
+
+    seatExtras(ctl, s) {
+      const h = ctl.view && ctl.view.hand;
+      if (!h) return null;
+      const box = K.el("div.seat-extra");
+      if (h.dealer === s) box.append(K.el("span.chip.dealer", { title: K.T("dealer"), text: "D" }));
+      if (h.declarer === s && h.phase !== "licitacija") box.append(K.el("span.chip.leads", { text: K.T("declarer") }));
+      const w = lastWord(h, s);
+      if (w) box.append(K.el("span.speech", { dataset: { word: w }, text: w.startsWith("skart") ? K.T("Škart") : wordText(w) }));
+      if (s !== ctl.seat) {
+        const showHand = h.ponuda && h.ponuda.declarer_hand && h.declarer === s;
+        if (showHand) {
+          const row = K.el("span.penalty");
+          C().sortHand(h.ponuda.declarer_hand).forEach((c) => row.append(C().card(c, { small: true })));
+          box.append(row);
+        } else if (h.phase !== "kraj") box.append(C().backs(handSize(h, s)));
+      }
+      if (h.trick_counts && h.in_play && h.in_play.includes(s)) {
+        box.append(K.el("span.tricks-count", { title: K.T("tricks") }, `${K.T("tricks")}: ${h.trick_counts[s]}`));
+      }
+      return box;
+    },
+
+    render(ctl, ui) {
+      const v = ctl.view;
+      const h = v.hand;
+      const names = ctl.names();
+      const p = ctl.pausing;
+      // info line: hand, dealer, contract and trump always visible
+      K.clear(ui.info);
+      if (h) {
+        ui.info.append(K.el("span.deal-no", { text: K.T("Hand {n}", { n: h.deal_index + 1 }) }),
+          K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[h.dealer]}` }));
+        if (h.contract) {
+          ui.info.append(contractLabel(h.contract),
+            K.el("span.declarer-line", { text: `${K.T("declarer")}: ${names[h.declarer]}` }));
+          const f = h.follow;
+          if (f && f.kontra_by !== null && f.kontra_by !== undefined) {
+            ui.info.append(K.el("span.kontra-line", { text: `${K.T(f.rekontra ? "rekontra" : "kontra")} (${names[f.kontra_by]})` }));
+          }
+        } else if (h.phase === "licitacija") {
+          ui.info.append(K.el("span.contract-name", { text: K.T("Bidding") }));
+          if (h.bid) ui.info.append(K.el("span.bid-line", { text: `${h.bid} · ${names[h.bid_holder]}` }));
+        } else if (h.bid) {
+          ui.info.append(K.el("span.bid-line", { text: `${K.T("Bidding")}: ${h.bid} · ${names[h.declarer]}` }));
+        }
+        if (v.settings) ui.info.append(K.el("small.settings-line", { text: `${K.T("bule")} ${v.settings.bule} · ${K.T("refe")} ${v.settings.refe}` }));
+      }
+      // the middle
+      K.clear(ui.center);
+      const legal = ctl.canAct() ? ctl.legal : [];
+      const mySkart = ctl.seat !== null && h && h.phase === "talon" && h.declarer === ctl.seat;
+      if (v.finished && !p) {
+        const res = v.result;
+        const list = K.el("ol.final-places");
+        [0, 1, 2].sort((a, b) => res.places[a] - res.places[b]).forEach((s) =>
+          list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.results[s]) }))));
+        ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
+          K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Papir") })));
+      } else if (p && p.plays) {
+        ui.center.append(trickArea(ctl, p.plays, p.winner));
+      } else if (h && (h.phase === "talon" || h.phase === "kontrakt") && h.talon) {
+        const area = K.el("div.talon-area", null, K.el("p", { text: `${K.T("Talon")}: ${names[h.declarer]}` }));
+        const row = K.el("div.talon-cards");
+        h.talon.forEach((c) => row.append(C().card(c)));
+        area.append(row);
+        ui.center.append(area);
+      } else if (h && h.phase === "pracenje" && h.contract) {
+        ui.center.append(K.el("div.announce", null,
+          K.el("p", { text: names[h.declarer] }), K.el("p.big", null, contractLabel(h.contract)),
+          h.talon ? K.el("p.small", { text: `${K.T("Talon")}: ` }, ...h.talon.map((c) => C().card(c, { small: true }))) : null));
+      } else if (h && h.phase === "igra") {
+        ui.center.append(trickArea(ctl, h.trick || [], null));
+      } else if (h && h.phase === "licitacija") {
+        const log = K.el("ol.bid-log", { "aria-label": K.T("Bidding") });
+        (h.words || []).forEach(([s, w]) => log.append(K.el("li", null, K.el("b", { text: names[s] + ": " }), wordText(w))));
+        ui.center.append(K.el("div.announce", null, K.el("p.big", { text: K.T("Bidding") }), log));
+      }
+      if (p && p.dealEnded) {
+        const lines = (v.papir && v.papir.lines) || [];
+        ui.center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", lineText(ctl, lines[lines.length - 1])));
+      }
+      // offers: ponuda of the declarer, and otpis / fall offers between hands
+      if (h && h.ponuda && !p) {
+        ui.center.append(offerDialog(ctl, K.T("{name} offers: {word}", { name: names[h.declarer], word: wordText(h.ponuda.word) }),
+          h.ponuda.word, h.ponuda.declarer_hand));
+      }
+      if (v.offer && !p) {
+        const o = v.offer;
+        const title = o.word === "otpis" ? K.T("{name} proposes an otpis", { name: names[o.by] })
+          : o.word === "preuzimam pad" ? K.T("{name} takes over the fall", { name: names[o.by] })
+          : K.T("{name} returns the fall", { name: names[o.by] });
+        ui.center.append(offerDialog(ctl, title, o.word));
+      }
+      // controls: the bidding box with only the legal words of the moment
+      K.clear(ui.controls);
+      const words = legal.filter((w) => !CARD_RE.test(w) && !w.startsWith("skart") && !ANSWERS.includes(w));
+      const main = words.filter((w) => !OFFERS.includes(w) && !SIDE_WORDS.includes(w))
+        .sort((a, b) => WORD_ORDER.indexOf(a) - WORD_ORDER.indexOf(b));
+      if (main.length && !p) {
+        const title = h.phase === "kontrakt" ? K.T("Announce the contract") : h.phase === "licitacija" ? K.T("Bidding") : "";
+        const box = K.el("div.bid-box", { role: "group", "aria-label": title || K.T("Bidding") }, title ? K.el("h3", { text: title }) : null);
+        main.forEach((w) => box.append(wordButton(ctl, w, /^\d$/.test(w) || w === "moje" ? "strong" : null)));
+        ui.controls.append(box);
+      }
+      const offers = words.filter((w) => OFFERS.includes(w));
+      if (offers.length && !p) {
+        const box = K.el("div.bid-box.offers", { role: "group", "aria-label": K.T("Offers of the declarer") }, K.el("h3", { text: K.T("Offers of the declarer") }));
+        offers.forEach((w) => box.append(wordButton(ctl, w)));
+        ui.controls.append(box);
+      }
+      const side = words.filter((w) => SIDE_WORDS.includes(w));
+      if (side.length && !p) {
+        const box = K.el("div.bid-box.side-words", { role: "group" });
+        side.forEach((w) => box.append(K.el("button.word", { type: "button", dataset: { word: w }, onclick: () => ctl.act(w) },
+          w === "otpis" ? K.T("Propose an otpis") : w === "preuzimam pad" ? `${K.T("Odlazak u bulu")}: ${K.T("Take over the fall")}` : K.T("Return the fall"))));
+        ui.controls.append(box);
+      }
+      // my hand (with the škart chosen by clicking two cards)
+      if (ctl.seat !== null && h) {
+        if (mySkart && ctl.canAct()) {
+          const all = new Set(myCards(h));
+          ctl.drawHand(myCards(h), all, (card) => {
+            if (ctl.selected.has(card)) ctl.selected.delete(card);
+            else if (ctl.selected.size < 2) ctl.selected.add(card);
+            ctl.render();
+          }, { selected: ctl.selected });
+          const [a, b] = [...ctl.selected];
+          const word = ctl.selected.size === 2 ? ctl.legal.find((w) => w === `skart ${a} ${b}` || w === `skart ${b} ${a}`) : null;
+          ui.controls.prepend(K.el("div.bid-box.skart-box", null, K.el("h3", { text: K.T("Choose two cards for the škart") }),
+            K.el("button.word.strong", { type: "button", id: "skart-button", disabled: word ? null : true,
+              onclick: () => { if (word) { ctl.selected.clear(); ctl.act(word); } } }, K.T("Discard"))));
+        } else {
+          if (!mySkart) ctl.selected.clear();
+          const cards = new Set(legal.filter((w) => CARD_RE.test(w)));
+          ctl.drawHand(h.phase === "kraj" ? [] : myCards(h), p ? new Set() : cards, (card) => ctl.act(card));
+        }
+      } else K.clear(ui.hand);
+      // the papir, and the previous hand face up
+      const key = JSON.stringify([v.papir, v.result, names]);
+      if (key !== sheetKey) {
+        sheetKey = key;
+        K.clear(ui.sheet).append(K.sheets.papir(names, v.papir, v.result, ctl.seat));
+      }
+      drawLastDeal(ctl, ui, v);
+    },
+  };
+})();

@@ -1,0 +1,326 @@
+"""The Club in a real browser (Playwright driving Debian's Chromium).
+
+A member registers, proposes a Lora partie against three computer players and plays it
+to the end by clicking legal cards; a preferans partie with bidding, talon, škart,
+kontra and play; the papir, the score sheet, the archive replay; a reload and a dropped
+connection in the middle of a hand; the 360 px layout. Screenshots go to
+``test-artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+
+import pytest
+
+from tests.ui_helpers import CHROMIUM, CHROMIUM_ARGS, PASSWORD, need_chromium, shot, start_server, stop_server
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    need_chromium()
+    s = start_server(tmp_path_factory.mktemp("ui"))
+    yield s
+    stop_server(s)
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.js_errors = errors
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def register(page, server, prefix="igrac") -> str:
+    name = f"{prefix}{next(_names)}{int(time.time()) % 10000}"
+    page.goto(server.url + "/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("#auth-form button[type=submit]")
+    page.wait_for_url("**/lobby")
+    return name
+
+
+READY = "() => window.Klub && Klub.table && (Klub.table.finished || (Klub.table.canAct() && !Klub.table.pausing))"
+
+
+def wait_ready(page, timeout=30000):
+    page.wait_for_function(READY, timeout=timeout)
+
+
+def table(page) -> dict:
+    """What the table script holds, and the cards in the DOM, read at one moment."""
+    return page.evaluate(
+        "() => ({finished: Klub.table.finished, legal: Klub.table.legal, version: Klub.table.version,"
+        " seat: Klub.table.seat, view: Klub.table.view, shown: Klub.table.shownDeal || null,"
+        " dom: [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),"
+        " clickable: [...document.querySelectorAll('#hand button.card:not([disabled])')].map(e => e.dataset.card)})"
+    )
+
+
+def lora_public_cards(view) -> set[str]:
+    deal = view["deal"]
+    out = set(deal.get("hand") or [])
+    out |= {w for _, w in deal["actions"] if w != "dalje"}
+    return out
+
+
+def test_lora_partie_against_three_computer_players(page, server):
+    register(page, server, "ana")
+    shot(page, "lobby")
+    page.check("input[name=game][value=lora]")
+    for i in (1, 2, 3):
+        page.select_option(f"select[name=seat{i}]", "bot")
+    page.click("#propose-form button[type=submit]")
+    page.wait_for_url(re.compile(r".*/table/\d+$"))
+    partie_url = page.url
+    page.wait_for_selector("#sheet table.lora-sheet")
+    assert page.locator("#sheet tbody tr").count() == 28
+    plays = 0
+    seen_layout = reloaded = dropped = False
+    while True:
+        wait_ready(page)
+        t = table(page)
+        if t["finished"]:
+            break
+        deal = t["view"]["deal"]
+        # Never another player's hidden card in my DOM.
+        assert set(t["dom"]) <= lora_public_cards(t["view"]), deal["index"]
+        # Only the legal cards are clickable.
+        assert set(t["clickable"]) == set(t["legal"]) - {"dalje"}
+        if deal["contract"] == 7 and not seen_layout:
+            seen_layout = True
+            shot(page, "lora-layout")
+        if plays == 3:
+            shot(page, "lora-table")
+        if deal["index"] == 2 and not reloaded:
+            reloaded = True
+            page.reload()
+            continue
+        if deal["index"] == 3 and not dropped:
+            dropped = True
+            page.evaluate("Klub.live.drop()")
+            page.wait_for_selector("#conn-banner:not([hidden])", timeout=5000)
+            page.wait_for_selector("#conn-banner", state="hidden", timeout=10000)
+            continue
+        cards = page.locator("#hand button.card.legal")
+        if cards.count() == 0:
+            continue  # dalje: said by itself
+        # Keyboard play now and then: arrows choose, Enter plays.
+        if plays % 5 == 0:
+            page.focus("#hand button.card.legal >> nth=0")
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+        else:
+            cards.nth(plays % cards.count()).click()
+        plays += 1
+        page.wait_for_function(f"() => Klub.table.version > {t['version']} || Klub.table.finished", timeout=15000)
+    assert plays >= 28 * 4
+    page.wait_for_selector(".partie-over")
+    shot(page, "lora-finished")
+    t = table(page)
+    score = t["view"]["score"]
+    assert len(score["deals"]) == 28
+    assert sum(score["totals"]) == sum(sum(d["points"]) for d in score["deals"])
+    # the score sheet: 28 written rows, totals and places
+    filled = page.locator("#sheet tbody tr td.pts:not(.empty)").count()
+    assert filled == 28 * 4
+    totals = page.eval_on_selector_all("#sheet tfoot tr.totals td", "els => els.map(e => Number(e.textContent))")
+    assert totals == score["totals"]
+    assert page.locator("#sheet tfoot tr.places td").count() == 4
+    # the archive lists it with its final sheet and replay
+    partie_id = partie_url.rsplit("/", 1)[1]
+    page.goto(server.url + "/archive")
+    assert page.locator(f"tr[data-partie='{partie_id}']").count() == 1
+    page.goto(server.url + f"/archive/{partie_id}")
+    page.wait_for_selector("#final-sheet table.lora-sheet")
+    page.wait_for_selector("#replay .replay-hand")
+    first = page.inner_text("#replay .step-no")
+    page.click("#replay button[data-step='next']")
+    page.click("#replay button[data-step='next']")
+    assert page.inner_text("#replay .step-no") != first
+    # all four hands face up: 32 cards at the start of a deal
+    page.click("#replay button[data-step='start']")
+    assert page.locator("#replay .replay-hand .card").count() == 32
+    page.click("#replay button[data-step='next-deal']")
+    shot(page, "archive-lora")
+    assert page.locator("a[href$='/record']").count() >= 1
+
+
+CARD = re.compile(r"^[789TJQKA][SDHC]$")
+
+
+def pref_allowed(t) -> set[str]:
+    """The cards a preferans seat may see: its hand, the cards played, the talon once shown,
+    the declarer's hand during a nosim sve / nemam pad offer, the previous (ended) deal."""
+    view = t["view"]
+    h = view["hand"] or {}
+    out = set(h.get("cards") or [])
+    out |= {w for _, w in h.get("words") or [] if CARD.match(w)}
+    out |= set(h.get("talon") or [])
+    if h.get("ponuda") and h["ponuda"].get("declarer_hand"):
+        out |= set(h["ponuda"]["declarer_hand"])
+    ld = t["shown"]
+    if ld:
+        assert ld["deal_index"] == view["last_deal_index"] < h["deal_index"]
+        for hand in ld["hands"]:
+            out |= set(hand)
+        out |= set(ld["talon"]) | set(ld["skart"])
+    return out
+
+
+def pref_step(page, prefer: list[str]) -> str | None:
+    """Say one word at this page if it is this seat's turn; returns what was done."""
+    if not page.evaluate("Klub.table.canAct() && !Klub.table.pausing"):
+        return None
+    t = table(page)
+    assert set(t["dom"]) <= pref_allowed(t), "a hidden card is in the DOM"
+    if page.locator("#skart-button").count():
+        page.click("#hand button.card >> nth=0")
+        page.click("#hand button.card >> nth=1")
+        shot(page, "preferans-skart")
+        page.click("#skart-button")
+        return "skart"
+    words = [w for w in t["legal"] if not CARD.match(w)]
+    for w in prefer:
+        if w in words:
+            page.click(f"button.word[data-word='{w}']")
+            return w
+    cards = page.locator("#hand button.card.legal")
+    if cards.count():
+        cards.nth(0).click()
+        return "card"
+    if words:
+        page.click(f"button.word[data-word='{words[0]}']")
+        return words[0]
+    return None
+
+
+def test_preferans_hand_between_three_members(browser, server):
+    pages = []
+    names = []
+    for prefix in ("pera", "mika", "laza"):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+        pg = ctx.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        pg.js_errors = errors
+        names.append(register(pg, server, prefix))
+        pages.append(pg)
+    pera, mika, laza = pages
+    pera.check("input[name=game][value=preferans]")
+    pera.select_option("select[name=bule]", "30")
+    pera.select_option("select[name=refe]", "0")
+    for i, other in ((1, names[1]), (2, names[2])):
+        pera.select_option(f"select[name=seat{i}]", "member")
+        pera.fill(f"input[name=seat{i}_name]", other)
+    shot(pera, "lobby-propose-preferans")
+    pera.click("#propose-form button[type=submit]")
+    pera.wait_for_url("**/lobby*")
+    for pg in (mika, laza):
+        pg.goto(server.url + "/lobby")
+        pg.wait_for_selector("#lobby-live .invitation button.accept")
+        assert "bule 30" in pg.inner_text("#lobby-live .invitation")
+        pg.click("#lobby-live .invitation button.accept")
+    laza.wait_for_url(re.compile(r".*/table/\d+$"))
+    table_url = laza.url
+    mika.goto(table_url)
+    pera.goto(server.url + "/lobby")
+    pera.wait_for_selector("#lobby-live .tables-list a.table-link")
+    pera.goto(table_url)
+    for pg in pages:
+        pg.wait_for_selector("#sheet .papir .p-player")
+    # seat 0 (pera) deals; mika bids first. Pera wins the bidding with 2, takes the talon,
+    # discards two cards and plays pik; both opponents follow, mika gives a kontra.
+    policy = {
+        0: ["2", "3", "moje", "pik", "moze"],
+        1: ["dalje", "pratim", "kontra"],
+        2: ["dalje", "pratim", "moze"],
+    }
+    said: list[str] = []
+    reloaded = False
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        hand_index = pera.evaluate("Klub.table.view.hand.deal_index")
+        if hand_index >= 1:
+            break
+        progressed = False
+        for seat, pg in enumerate(pages):
+            did = pref_step(pg, policy[seat])
+            if did:
+                said.append(f"{seat}:{did}")
+                progressed = True
+                if did == "pik":
+                    shot(pera, "preferans-contract")
+                if did == "kontra":
+                    shot(mika, "preferans-kontra")
+                if did == "card" and not reloaded and said.count("0:card") + said.count("1:card") == 4:
+                    reloaded = True
+                    shot(laza, "preferans-play")
+                    laza.reload()
+                    laza.wait_for_selector("#sheet .papir .p-player")
+        if not progressed:
+            time.sleep(0.05)
+    assert "0:2" in said and "0:skart" in said and "0:pik" in said, said
+    assert "1:kontra" in said, said
+    assert reloaded
+    # the hand is over: the whole deal face up, the papir written
+    for pg in pages:
+        pg.wait_for_selector("#last-deal .ld-row .card")
+        # three hands of 10, the talon and the škart (two of those twelve cards again)
+        assert pg.locator("#last-deal .ld-row .card").count() == 34
+        assert set(table(pg)["dom"]) <= pref_allowed(table(pg))
+    papir = pera.evaluate("Klub.table.view.papir")
+    assert len(papir["lines"]) == 1 and papir["lines"][0]["kontra"] == 2
+    bule = [pl["bule"] for pl in papir["players"]]
+    assert any(len(b) > 1 for b in bule)
+    crossed = pera.locator("#sheet .p-val.crossed").count()
+    assert crossed >= 1
+    shot(pera, "preferans-papir")
+    # the archive shows the running partie's papir, the replay of the finished hand
+    pera.goto(server.url + "/archive/" + table_url.rsplit("/", 1)[1])
+    pera.wait_for_selector("#final-sheet .papir .p-player")
+    pera.wait_for_selector("#replay .replay-hand")
+    assert pera.locator("#replay .replay-hand").count() == 3
+    pera.click("#replay button[data-step='end']")
+    shot(pera, "archive-preferans")
+    for pg in pages:
+        assert not pg.js_errors, pg.js_errors
+        pg.context.close()
+
+
+@pytest.mark.parametrize("path", ["/lobby", "/rules/preferans", "/archive", "table"])
+def test_360px_layout_does_not_overflow(browser, server, path):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, reduced_motion="reduce")
+    pg = ctx.new_page()
+    register(pg, server, "mali")
+    if path == "table":
+        pg.click("#propose-form button[type=submit]")
+        pg.wait_for_url(re.compile(r".*/table/\d+$"))
+        pg.wait_for_selector("#hand button.card")
+    else:
+        pg.goto(server.url + path)
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    shot(pg, "narrow-" + path.strip("/").replace("/", "-"))
+    assert width <= 360, f"{path}: the page is {width}px wide"
+    ctx.close()

@@ -1,0 +1,150 @@
+"""The Club's pages over HTTP (no browser): both languages, forms, errors, static budget."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.web.i18n import catalog_ids, gettext_for
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "secret-pass-1"
+
+
+@pytest.fixture
+def client(tmp_path):
+    from app.db.migrate import upgrade
+    from app.web.main import create_app
+
+    url = f"sqlite:///{tmp_path / 'klub.db'}"
+    upgrade(url)
+    settings = Settings(database_url=url, argon2_time_cost=1, argon2_memory_kib=8192, bot_delay_seconds=0)
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def register(c: TestClient, name: str) -> None:
+    r = c.post("/register", data={"name": name, "password": PASSWORD, "password2": PASSWORD, "next": "/lobby"},
+               follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert r.headers["location"] == "/lobby"
+
+
+def test_front_page_and_login_render_in_both_languages(client):
+    r = client.get("/")
+    assert r.status_code == 200 and "Klub" in r.text
+    sr = client.get("/login")
+    assert 'lang="sr-Latn"' in sr.text and "Prijava" in sr.text
+    en = client.get("/login?lang=en")
+    assert 'lang="en"' in en.text and "Log in" in en.text
+    # the choice is remembered
+    assert client.cookies.get("klub_lang") == "en"
+    assert 'lang="en"' in client.get("/register").text
+    r = client.get("/lang/sr-Latn?next=/login", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    assert "Prijava" in client.get("/login").text
+
+
+def test_register_login_logout_and_errors(client):
+    register(client, "ana")
+    lobby = client.get("/lobby")
+    assert lobby.status_code == 200 and "ana" in lobby.text
+    client.post("/logout", follow_redirects=False)
+    assert client.get("/lobby", follow_redirects=False).status_code == 303
+    bad = client.post("/login", data={"name": "ana", "password": "wrong-password"})
+    assert bad.status_code == 401 and 'role="alert"' in bad.text and "Pogrešno ime ili lozinka" in bad.text
+    taken = client.post("/register", data={"name": "ana", "password": PASSWORD, "password2": PASSWORD})
+    assert taken.status_code == 409 and "To ime je zauzeto" in taken.text
+    short = client.post("/register?lang=en", data={"name": "x", "password": PASSWORD, "password2": PASSWORD})
+    assert short.status_code == 422 and "A name has 3 to 32" in short.text
+    differ = client.post("/register?lang=sr-Latn", data={"name": "boki", "password": PASSWORD, "password2": "other-pass-2"})
+    assert differ.status_code == 422 and "Lozinke se razlikuju" in differ.text
+    ok = client.post("/login", data={"name": "ana", "password": PASSWORD, "next": "/archive"}, follow_redirects=False)
+    assert ok.status_code == 303 and ok.headers["location"] == "/archive"
+    # never redirect to another site
+    ok = client.post("/login", data={"name": "ana", "password": PASSWORD, "next": "//evil.example"}, follow_redirects=False)
+    assert ok.headers["location"] == "/lobby"
+
+
+def test_propose_lora_against_computers_starts_the_table(client):
+    register(client, "ana")
+    r = client.post("/lobby/propose", data={"game": "lora", "seat1": "bot", "seat2": "bot", "seat3": "bot",
+                                            "seat1_bot": "easy", "timer": ""}, follow_redirects=False)
+    assert r.status_code == 303 and re.fullmatch(r"/table/\d+", r.headers["location"])
+    page = client.get(r.headers["location"])
+    assert page.status_code == 200
+    assert 'data-game="lora"' in page.text and 'id="klub-strings"' in page.text
+    assert "<script>" not in page.text and " onclick=" not in page.text  # CSP: no inline scripts
+    lobby = client.get("/lobby/live")
+    assert "Lora #" in lobby.text
+
+
+def test_invitation_accept_decline_and_errors_in_the_lobby(client):
+    register(client, "boki")
+    register(client, "ceca")
+    register(client, "ana")
+    bad = client.post("/lobby/propose", data={"game": "preferans", "bule": "60", "refe": "2",
+                                              "seat1": "member", "seat1_name": "nobody", "seat2": "bot"})
+    assert bad.status_code == 422 and "Nema člana s tim imenom" in bad.text
+    r = client.post("/lobby/propose", data={"game": "preferans", "bule": "30", "refe": "1", "timer": "60",
+                                            "seat1": "member", "seat1_name": "boki", "seat2": "member",
+                                            "seat2_name": "ceca"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/lobby")
+    client.post("/logout")
+    client.post("/login", data={"name": "boki", "password": PASSWORD})
+    live = client.get("/lobby/live").text
+    assert "Čeka moj odgovor" in live and "bule 30" in live and "60 s" in live
+    pid = re.search(r'action="/lobby/(\d+)/accept"', live).group(1)
+    assert client.post(f"/lobby/{pid}/accept", follow_redirects=False).status_code == 303
+    client.post("/logout")
+    client.post("/login", data={"name": "ceca", "password": PASSWORD})
+    r = client.post(f"/lobby/{pid}/accept", follow_redirects=False)
+    assert r.headers["location"] == f"/table/{pid}"
+    again = client.post(f"/lobby/{pid}/decline")
+    assert again.status_code == 409 and "više nije otvoren" in again.text
+
+
+def test_archive_rules_and_missing_pages(client):
+    register(client, "ana")
+    assert client.get("/archive").status_code == 200
+    assert client.get("/archive?status=finished&who=all&lang=en").status_code == 200
+    assert client.get("/archive/999").status_code == 404
+    assert client.get("/table/999").status_code == 404
+    for game in ("lora", "preferans"):
+        sr = client.get(f"/rules/{game}?lang=sr-Latn")
+        en = client.get(f"/rules/{game}?lang=en")
+        assert sr.status_code == en.status_code == 200
+        assert len(sr.text) > 6000 and len(en.text) > 6000
+    assert "Dalje" in client.get("/rules/lora?lang=sr-Latn").text
+    assert "Kontra" in client.get("/rules/preferans?lang=en").text
+    assert client.get("/rules/poker").status_code == 404
+
+
+def test_every_message_id_has_a_serbian_translation():
+    from babel.messages.extract import extract_from_dir
+
+    ids = catalog_ids("sr-Latn")
+    missing = set()
+    method_map = [("templates/**.html", "jinja2"), ("app/web/ui.py", "python")]
+    options = {"templates/**.html": {"extensions": ""}}
+    for _f, _l, msg, _c, _ctx in extract_from_dir(ROOT, method_map, options_map=options, keywords={"_": None, "N_": None}):
+        if isinstance(msg, str) and not ids.get(msg):
+            missing.add(msg)
+    assert not missing, sorted(missing)
+    _ = gettext_for("sr-Latn")
+    assert _("Lobby") == "Predvorje"
+
+
+def test_static_budget_of_a_table_page(client):
+    """All JavaScript and CSS of a table page together at most 150 KB (issue 5)."""
+    register(client, "ana")
+    r = client.post("/lobby/propose", data={"game": "preferans", "seat1": "bot", "seat2": "bot"})
+    assert r.status_code == 200 and "/table/" in str(r.url)
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', r.text)
+    assert len(assets) >= 8
+    total = sum(len(client.get(a).content) for a in assets)
+    assert total <= 150 * 1024, total

@@ -1,0 +1,98 @@
+"""Helpers of the UI tests: a live uvicorn with a temporary SQLite database, and Chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+PASSWORD = "secret-pass-1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class LiveServer:
+    url: str
+    process: subprocess.Popen
+    log: Path
+
+
+def start_server(tmp: Path, **env: str) -> LiveServer:
+    from app.db.migrate import upgrade
+
+    db = f"sqlite:///{tmp / 'klub.db'}"
+    upgrade(db)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    environ = dict(os.environ)
+    environ.update({
+        "KLUB_DATABASE_URL": db,
+        "KLUB_SITE_ORIGIN": url,
+        "KLUB_BOT_DELAY_SECONDS": "0",
+        "KLUB_ARGON2_TIME_COST": "1",
+        "KLUB_ARGON2_MEMORY_KIB": "8192",
+        "KLUB_UI_TRICK_PAUSE_MS": "40",
+        "KLUB_UI_DALJE_MS": "30",
+    })
+    environ.update(env)
+    log = tmp / "server.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=environ, stdout=log.open("w"), stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return LiveServer(url, proc, log)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"the server did not answer:\n{log.read_text()}")
+
+
+def stop_server(server: LiveServer) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+
+
+def need_chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (make test installs it with apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        pytest.skip("the playwright package is missing (pip install -e '.[dev]')")
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
