@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     # Pause before a computer player acts, so people can follow the table.
     bot_delay_seconds: float = 0.4
     bot_workers: int = 4
+    # The computer player of a bot seat proposed without a name (None: app.ai's default level).
+    default_bot: str | None = None
     # How often the timer watcher looks for decisions whose time ran out.
     deadline_poll_seconds: float = 1.0
     # How many past events of a table each instance keeps for reconnecting clients.

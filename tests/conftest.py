@@ -84,6 +84,7 @@ def settings(database_url, redis_url):
         redis_url=redis_url,
         site_origin="http://testserver",
         bot_delay_seconds=0,
+        default_bot="random",
         deadline_poll_seconds=0.2,
         argon2_time_cost=1,
         argon2_memory_kib=8192,

@@ -133,7 +133,8 @@ def test_proposal_invite_accept_decline_join_withdraw(client, app):
     joined = dule.post(f"/api/parties/{pid}/join").json()
     assert joined["status"] == "running" and joined["my_seat"] == 2
     assert error_code(ceca.post(f"/api/parties/{pid}/join")) == "not_proposed"
-    assert boki.get("/api/lobby").json()["playing"][0]["id"] == pid
+    playing = boki.get("/api/lobby").json()["playing"][0]
+    assert playing["id"] == pid and playing["your_turn"] is True  # seat 1 bids first
 
     r = ana.post("/api/parties", json={"game": "lora", "seats": [{"kind": "open"}] * 3})
     lora_id = r.json()["id"]
@@ -152,6 +153,7 @@ def test_proposal_invite_accept_decline_join_withdraw(client, app):
         ({"game": "preferans", "settings": {"refe": 9}, "seats": [{"kind": "bot"}] * 2}, "invalid_settings"),
         ({"game": "lora", "timer": 5, "seats": [{"kind": "bot"}] * 3}, "invalid_timer"),
         ({"game": "tablic", "seats": []}, "invalid_request"),
+        ({"game": "lora", "seats": [{"kind": "bot", "bot": "genije"}] * 3}, "invalid_bot"),
         ({"game": "lora", "seats": [{"kind": "alien"}] * 3}, "invalid_request"),
     ],
 )

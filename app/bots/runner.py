@@ -125,7 +125,7 @@ class BotRunner:
                 view = engine.view(seat)
                 legal = list(engine.legal_actions(seat))
         row = seats[seat]
-        bot = self.bot_for(partie_id, seat, row.bot, partie.game)
+        bot = self.bot_for(partie_id, seat, row.bot or club.settings.default_bot, partie.game)
         word = bot.choose(view, legal)
         source = "bot" if row.played_by_bot else "timer"
         try:

@@ -21,7 +21,7 @@ from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.games.base import SettingsError
 from app.members.service import CurrentMember
 from app.tables.engines import engine_for, seat_count
-from app.tables.service import seats_info
+from app.tables.service import open_table, seats_info
 
 TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds
 
@@ -53,6 +53,16 @@ def _check_timer(timer: int | None) -> int | None:
     return timer
 
 
+def _bot_name(club: Club, name: str | None) -> str:
+    import app.ai as ai
+
+    names = getattr(ai, "BOT_NAMES", ("random",))
+    name = name or club.settings.default_bot or getattr(ai, "DEFAULT_LEVEL", "random")
+    if name not in names:
+        raise Invalid(f"the computer players are {', '.join(names)}", code="invalid_bot")
+    return name
+
+
 def propose(
     club: Club,
     member: CurrentMember,
@@ -79,7 +89,7 @@ def propose(
         for spec in seats:
             seat = len(rows)
             if spec.kind == "bot":
-                rows.append(PartieSeat(seat=seat, kind="bot", bot=spec.bot or "random", answer="accepted"))
+                rows.append(PartieSeat(seat=seat, kind="bot", bot=_bot_name(club, spec.bot), answer="accepted"))
             elif spec.kind == "open":
                 rows.append(PartieSeat(seat=seat, kind="open"))
             elif spec.kind == "member":
@@ -191,7 +201,7 @@ def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, sp
         row = partie.seats[seat_no]
         row.member_id, row.bot, row.answer = None, None, None
         if spec.kind == "bot":
-            row.kind, row.bot, row.answer = "bot", spec.bot or "random", "accepted"
+            row.kind, row.bot, row.answer = "bot", _bot_name(club, spec.bot), "accepted"
         elif spec.kind == "open":
             row.kind = "open"
         elif spec.kind == "member":
@@ -260,11 +270,18 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
                 open_.append(summary)
             elif summary["my_seat"] is not None:
                 own.append(summary)
+        playing = []
+        for p in mine_running:
+            summary = proposal_summary(p, member.id)
+            table = open_table(club, s, p)
+            with table.lock:
+                summary["your_turn"] = summary["my_seat"] in table.latest.to_act
+            playing.append(summary)
         return {
             "invitations": waiting,
             "open": open_,
             "mine": own,
-            "playing": [proposal_summary(p, member.id) for p in mine_running],
+            "playing": playing,
             "running": [proposal_summary(p, member.id) for p in watchable],
         }
 
