@@ -7,7 +7,12 @@ is the test player's mean points per deal (penalties: lower is better). Referenc
 ``random`` (random legal cards) and ``oracle`` (sees all hands). The gap figure is the
 share of the pocetnik-to-oracle gap that majstor closes.
 
+Preferans: every deal is one hand from a fresh partie, played three times per test
+player (the test player in seat 0, 1, 2; the others pocetnik); see
+``bench/preferans_duplicate.py`` for the figure (result per hand against the table).
+
     .venv/bin/python bench/ai_strength.py --game lora --deals 56 --workers 2
+    .venv/bin/python bench/ai_strength.py --game preferans --hands 300 --players pocetnik,majstor,oracle --workers 2
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app.ai import make_bot  # noqa: E402
 from app.games.lora import LoraPartie  # noqa: E402
@@ -108,49 +114,62 @@ def run_lora(deals: int, workers: int, players: tuple[str, ...]) -> None:
             print(f"  {contract}: " + "  ".join(f"{p} {statistics.fmean(per[p][s] for s in row):+.2f}" for p in players))
 
 
-def preferans_task(args: tuple[int, int, str]) -> tuple[int, str, float]:
-    """Mean over the three seats of the test player's result per hand after ``hands`` hands."""
-    from app.games.preferans import PreferansPartie
+def preferans_task(args: tuple[int, str]) -> tuple[int, str, list]:
+    from preferans_duplicate import deal_task
 
-    seed, hands, player = args
-    per_seat = []
-    for seat in range(3):
-        partie = PreferansPartie.new({"bule": 60, "refe": 2}, seed=seed)
-        bots = [make_bot(player if s == seat else "pocetnik", "preferans", seed=f"{seed}:{s}") for s in range(3)]
-        while not partie.finished and partie.deal_index < hands:
-            seats = partie.seats_to_act()
-            if not seats:
-                break
-            s = seats[0]
-            partie.apply(s, bots[s].choose(partie.view(s), partie.legal_actions(s)))
-        played = max(1, min(hands, partie.deal_index))
-        per_seat.append((partie.result()["results"][seat] - 10 * 60) / played)  # change from the start (600)
-    return seed, player, statistics.fmean(per_seat)
+    return deal_task(args)
 
 
-def run_preferans(hands: int, workers: int, players: tuple[str, ...], parties: int = 8) -> None:
-    seeds = list(range(2000, 2000 + parties))
-    per: dict[str, dict[int, float]] = {p: {} for p in players}
+def run_preferans(deals: int, workers: int, players: tuple[str, ...]) -> None:
+    from preferans_duplicate import HandOutcome
+
+    samples = list(range(deals))
+    per: dict[str, dict[int, list[HandOutcome]]] = {p: {} for p in players}
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for seed, p, v in pool.map(preferans_task, [(sd, hands, p) for sd in seeds for p in players], chunksize=1):
-            per[p][seed] = v
-    print(f"Preferans: {parties} parties x 3 seats x {hands} hands per player, others pocetnik ({time.perf_counter() - t0:.0f} s)")
-    print("mean result per hand of the test player (section 15 results; lower is better), 95% CI:")
+        for deal, p, outcomes in pool.map(preferans_task, [(d, p) for d in samples for p in players], chunksize=1):
+            per[p][deal] = outcomes
+    print(f"Preferans: {deals} deals x 3 seats per player, others pocetnik, one hand from a fresh partie "
+          f"({time.perf_counter() - t0:.0f} s, {workers} workers)")
+    print("mean result per hand of the test player against the table (own change minus the mean change;")
+    print("section 15, lower is better), 95% CI; own = his own result change:")
+    rel = {p: [statistics.fmean(o.relative for o in per[p][d]) for d in samples] for p in players}
+    own = {p: [statistics.fmean(o.own for o in per[p][d]) for d in samples] for p in players}
     for p in players:
-        m, h = mean_ci([per[p][s] for s in seeds])
-        print(f"  {p:9s} {m:+.2f} +- {h:.2f}")
-    if {"pocetnik", "majstor"} <= set(players):
-        m, h = mean_ci([per["majstor"][s] - per["pocetnik"][s] for s in seeds])
-        print(f"  majstor - pocetnik: {m:+.2f} +- {h:.2f} (paired; CI excludes 0: {abs(m) > h})")
+        m, h = mean_ci(rel[p])
+        mo, ho = mean_ci(own[p])
+        print(f"  {p:9s} {m:+7.2f} +- {h:5.2f}   own {mo:+7.2f} +- {ho:5.2f}")
+    for a, b in (("majstor", "pocetnik"), ("iskusan", "pocetnik"), ("oracle", "pocetnik")):
+        if {a, b} <= set(players):
+            m, h = mean_ci([x - y for x, y in zip(rel[a], rel[b])])
+            print(f"  {a} - {b}: {m:+.2f} +- {h:.2f} (paired; CI excludes 0: {abs(m) > h})")
+    if {"pocetnik", "majstor", "oracle"} <= set(players):
+        share, lo, hi = gap_share(rel["pocetnik"], rel["majstor"], rel["oracle"], random.Random(0))
+        print(f"  share of the pocetnik-to-oracle gap closed by majstor: {share:.2f} (bootstrap 95% CI {lo:.2f}..{hi:.2f})")
+    print("the test player as declarer: hands declared, made (declarer success rate), mean result against the table:")
+    for p in players:
+        mine = [o for d in samples for o in per[p][d] if o.declarer]
+        played = [o for o in mine if o.passed is not None]
+        made = sum(bool(o.passed) for o in played)
+        rate = f"{made / len(played):.2f}" if played else "-"
+        mean = f"{statistics.fmean(o.relative for o in mine):+.1f}" if mine else "-"
+        print(f"  {p:9s} declared {len(mine):4d} of {3 * deals} hands, made {made}/{len(played)} = {rate}, result {mean}")
+    print("contracts the test player declared (share of his hands):")
+    for p in players:
+        counts: dict[str, int] = {}
+        for d in samples:
+            for o in per[p][d]:
+                if o.declarer and o.contract:
+                    counts[o.contract] = counts.get(o.contract, 0) + 1
+        row = "  ".join(f"{c} {n / (3 * deals):.3f}" for c, n in sorted(counts.items(), key=lambda x: -x[1]))
+        print(f"  {p:9s} {row}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=("lora", "preferans", "both"), default="both")
     ap.add_argument("--deals", type=int, default=28, help="Lora deals (each played 4 times per player)")
-    ap.add_argument("--hands", type=int, default=12, help="preferans hands per partie (each partie played 3 times per player)")
-    ap.add_argument("--parties", type=int, default=8, help="preferans parties (seeds)")
+    ap.add_argument("--hands", type=int, default=60, help="preferans deals (each played 3 times per player, seats rotated)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--players", default=",".join(LORA_PLAYERS))
     args = ap.parse_args()
@@ -158,7 +177,7 @@ def main() -> None:
     if args.game in ("lora", "both"):
         run_lora(args.deals, args.workers, players)
     if args.game in ("preferans", "both"):
-        run_preferans(args.hands, args.workers, tuple(p for p in players if p != "oracle"), args.parties)
+        run_preferans(args.hands, args.workers, players)
 
 
 if __name__ == "__main__":

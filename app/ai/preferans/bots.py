@@ -19,6 +19,7 @@ from app.ai.preferans.evaluation import TRICKS_TO_MAKE, best_contract, best_skar
 from app.ai.preferans.knowledge import SUIT_WORDS, PreferansKnowledge, read_view
 from app.ai.preferans.play_rules import rule_card
 from app.ai.preferans.sampler import sample_hands
+from app.ai.preferans.simulated import SimulatedChoices, skart_word
 from app.ai.preferans.solver import PlaySolver, SearchAborted
 
 SIDE_WORDS = ("preuzimam pad", "vracam pad", "otpis")
@@ -33,11 +34,14 @@ class PlayLevel:
     exact_cards: int = 0  # cards in the hands in play at most, for the exact search
     nodes: int = 0
     playouts: int = 0
+    worlds: int = 0  # worlds for the open-hand checks of the auction, škart, contract, kontra (0: evaluation only)
+    world_nodes: int = 0  # search nodes per such decision, in all
+    solve_nodes: int = 800  # search nodes per world and contract
 
 
 POCETNIK = PlayLevel(search=False)
-ISKUSAN = PlayLevel(search=True, samples=8, exact_cards=12, nodes=2_000, playouts=8)
-MAJSTOR = PlayLevel(search=True, samples=20, exact_cards=18, nodes=6_000, playouts=24)
+ISKUSAN = PlayLevel(search=True, samples=8, exact_cards=12, nodes=2_000, playouts=8, worlds=8, world_nodes=5_000)
+MAJSTOR = PlayLevel(search=True, samples=20, exact_cards=18, nodes=6_000, playouts=24, worlds=16, world_nodes=12_000)
 
 
 def make_preferans_bot(name: str, seed: int | str | None) -> "PreferansBot":
@@ -48,6 +52,7 @@ class PreferansBot:
     def __init__(self, level: PlayLevel, seed: int | str | None = None):
         self.level = level
         self.seed = seed
+        self._checks = SimulatedChoices(level.worlds, level.world_nodes, level.solve_nodes, seed, self.deal_hands)
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         if len(legal) == 1:
@@ -65,12 +70,15 @@ class PreferansBot:
         phase = h["phase"]
         if "prihvatam" in words:
             return self._answer_ponuda(know, h, rng)
+        if self.level.worlds:
+            checked = self._checks.decide(know, h, words)
+            if checked is not None:
+                return checked
         if phase == "licitacija":
             return self._bid(know, words)
         if phase == "talon":
             a, b = best_skart(know.hand)
-            want = {f"skart {CARD_NAMES[a]} {CARD_NAMES[b]}", f"skart {CARD_NAMES[b]} {CARD_NAMES[a]}"}
-            return next((w for w in words if w in want), words[0])
+            return skart_word(a, b, words)
         if phase == "kontrakt":
             return self._contract(know, words)
         if phase == "pracenje":
@@ -166,7 +174,7 @@ class PreferansBot:
             return []
         out = []
         for _ in range(samples):
-            hands = sample_hands(know, rng)
+            hands = self.deal_hands(know, rng)
             turn = self._turn(know)
             solver = PlaySolver(know.in_play, declarer, know.trump, know.betl, node_limit=20_000)
             try:
@@ -219,7 +227,7 @@ class PreferansBot:
         exact = self._cards_in_play(know) <= level.exact_cards
         nodes = 0
         for i in range(level.samples if exact else level.playouts):
-            hands = sample_hands(know, rng)[:3]
+            hands = self.deal_hands(know, rng)[:3]
             values: dict[int, int] | None = None
             if exact and nodes < level.nodes:
                 solver = PlaySolver(know.in_play, declarer, know.trump, know.betl, node_limit=level.nodes * 2 - nodes)
@@ -261,6 +269,10 @@ class PreferansBot:
             else:
                 seat = seats[(seats.index(seat) + 1) % n]
             c = rule_card(hands[seat], [x for _, x in trick], [s for s, _ in trick], seat, declarer, know.trump, know.betl, n)
+
+    def deal_hands(self, know: PreferansKnowledge, rng: random.Random) -> list[int]:
+        """One world: [hand0, hand1, hand2, pile] consistent with the view (the oracle overrides)."""
+        return sample_hands(know, rng)
 
     def _cards_in_play(self, know: PreferansKnowledge) -> int:
         return sum(know.hand_size(s) for s in know.in_play)

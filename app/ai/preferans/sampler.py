@@ -17,14 +17,16 @@ def sample_hands(know: PreferansKnowledge, rng: random.Random) -> list[int]:
     me = know.seat
     holders = [s for s in range(3) if s != me] + [PILE]
     sizes = {s: know.hand_size(s) for s in range(3) if s != me}
-    sizes[PILE] = 2
+    unknown = cards_of(know.unknown)
+    sizes[PILE] = len(unknown) - sum(sizes.values())  # 2, or 0 while the declarer holds the talon
+    if sizes[PILE] < 0:
+        raise ValueError("more unseen cards are held than there are")
     forbidden = {s: know.forbidden[s] for s in range(3) if s != me}
     forbidden[PILE] = 0
     if know.talon and know.declarer is not None:
         for s in holders:
             if s not in (know.declarer, PILE):
                 forbidden[s] |= know.talon
-    unknown = cards_of(know.unknown)
     allowed = {c: [h for h in holders if not (forbidden[h] >> c) & 1] for c in unknown}
     order = sorted(unknown, key=lambda c: len(allowed[c]))
     for _ in range(MAX_RESTARTS):

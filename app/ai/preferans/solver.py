@@ -44,6 +44,10 @@ class PlaySolver:
             hands[seat] = hand
         return values
 
+    def reaches(self, hands: list[int], leader: int, target: int) -> bool:
+        """Does the declarer take at least ``target`` tricks from a trick boundary (null window)?"""
+        return self._trick(list(hands[:3]), leader, target - 1, target) >= target
+
     def _legal(self, hand: int, cards: list[int]) -> int:
         if not cards:
             return hand

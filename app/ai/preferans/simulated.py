@@ -1,0 +1,162 @@
+"""The auction, škart, contract and kontra decisions of the search levels, each checked
+in sampled worlds solved open-handed (see ``auction``); ``None`` leaves a decision to
+the hand evaluation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from app.games.cards import CARD_NAMES
+from app.games.preferans.contracts import CONTRACT_VALUE, CONTRACT_WORDS
+
+from app.ai.preferans.auction import Outlook, auction_outlook, leader_for, plan_outlook, skart_plans, trump_of
+from app.ai.preferans.evaluation import betl_risk, contract_tricks
+from app.ai.preferans.knowledge import SUIT_WORDS, PreferansKnowledge
+from app.ai.preferans.worlds import NodeBudget, World, conditioned, makes
+
+DECLARATIONS = ("igra", "betl", "sans")
+KONTRA_FAIL = 0.7  # kontra when the declarer fails in this share of the worlds
+REKONTRA_MAKE = 0.9
+
+
+def skart_word(a: int, b: int, words: list[str]) -> str:
+    want = {f"skart {CARD_NAMES[a]} {CARD_NAMES[b]}", f"skart {CARD_NAMES[b]} {CARD_NAMES[a]}"}
+    return next((w for w in words if w in want), words[0])
+
+
+class SimulatedChoices:
+    def __init__(self, worlds: int, nodes: int, solve_nodes: int, seed: int | str | None,
+                 draw: Callable[[PreferansKnowledge, random.Random], World]):
+        self.worlds = worlds
+        self.nodes = nodes
+        self.solve_nodes = solve_nodes
+        self.seed = seed
+        self.draw = draw
+        self._cache: dict[tuple[Any, ...], Any] = {}  # per hand: outlooks and plans (view-derived keys)
+
+    def decide(self, know: PreferansKnowledge, h: dict[str, Any], words: list[str]) -> str | None:
+        phase = h["phase"]
+        if phase == "licitacija":
+            return self._bid(know, h, words)
+        if phase == "talon":
+            return self._skart(know, h, words)
+        if phase == "kontrakt":
+            return self._contract(know, h, words)
+        if phase == "pracenje":
+            return self._follow(know, h, words)
+        return None
+
+    # -- shared ----------------------------------------------------------------------------
+    def _rng(self, h: dict[str, Any], what: str, hand: int) -> random.Random:
+        return random.Random(f"{self.seed}:{h['deal_index']}:{what}:{hand}")
+
+    def _budget(self) -> NodeBudget:
+        return NodeBudget(self.nodes, self.solve_nodes)
+
+    def _remember(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def _sample(self, know: PreferansKnowledge, rng: random.Random, n: int) -> list[World]:
+        return [self.draw(know, rng) for _ in range(n)]
+
+    # -- auction -----------------------------------------------------------------------------
+    def _bid(self, know: PreferansKnowledge, h: dict[str, Any], words: list[str]) -> str:
+        first = h["first_bidder"]
+        outlook: Outlook = self._remember(
+            ("auction", h["deal_index"], know.seat, know.hand),
+            lambda: auction_outlook(know.hand, know.seat, first,
+                                    self._sample(know, self._rng(h, "auction", know.hand), self.worlds), self._budget()))
+        suits = [w for w in words if w in SUIT_WORDS]
+        if suits:  # naming the trump of a declared igra
+            value, (name, _) = outlook.best((s, True) for s in suits)  # type: ignore[misc]
+            return name if value < 0 or "slabija" not in words else "slabija"
+        choices: list[tuple[float, int, str]] = [(0.0, 0, "dalje")]
+        if "igra" in words:
+            best = outlook.best((s, True) for s in SUIT_WORDS)
+            assert best is not None
+            choices.append((best[0], 1, "igra"))
+        for w in ("betl", "sans"):
+            if w in words:
+                choices.append((outlook.value((w, True)), 1, w))
+        level = next((int(w) for w in words if w.isdigit()), None)
+        if level is None and "moje" in words:
+            level = int(h["bid"])
+        if level is not None:
+            talon = outlook.best((n, False) for n in CONTRACT_WORDS if CONTRACT_VALUE[n] >= level)
+            if talon is not None:
+                choices.append((talon[0], 2, "moje" if "moje" in words else str(level)))
+        value, _, word = min(choices)
+        return word if word in words else "dalje"
+
+    # -- talon and contract ---------------------------------------------------------------------
+    def _plan(self, know: PreferansKnowledge, h: dict[str, Any], twelve: int) -> tuple[str, tuple[int, int] | None]:
+        bid = int(h["bid"] or 2)
+        plans = skart_plans(twelve, bid)
+        tens = {n: twelve & ~(1 << a) & ~(1 << b) for n, (a, b) in plans.items()}
+        worlds = self._sample(know, self._rng(h, "skart", twelve), self.worlds)
+        outlook = plan_outlook(tens, know.seat, h["first_bidder"], worlds, self._budget())
+        best = outlook.best((n, False) for n in plans)
+        assert best is not None
+        name = best[1][0]
+        return name, plans[name]
+
+    def _skart(self, know: PreferansKnowledge, h: dict[str, Any], words: list[str]) -> str:
+        name, pair = self._remember(("plan", h["deal_index"], know.seat, know.hand), lambda: self._plan(know, h, know.hand))
+        assert pair is not None
+        a, b = pair
+        ten = know.hand & ~(1 << a) & ~(1 << b)
+        self._cache[("contract", h["deal_index"], know.seat, ten)] = name
+        return skart_word(a, b, words)
+
+    def _contract(self, know: PreferansKnowledge, h: dict[str, Any], words: list[str]) -> str:
+        name = self._cache.get(("contract", h["deal_index"], know.seat, know.hand))
+        if name in words:
+            return name
+        # not planned by this bot (a seat taken over after the škart): my ten cards as they are
+        tens = {w: know.hand for w in words}
+        worlds = self._sample(know, self._rng(h, "contract", know.hand), self.worlds)
+        best = plan_outlook(tens, know.seat, h["first_bidder"], worlds, self._budget()).best((w, False) for w in words)
+        return best[1][0] if best else words[0]
+
+    # -- following, kontra, rekontra ----------------------------------------------------------------
+    def _declarer_fails(self, know: PreferansKnowledge, h: dict[str, Any]) -> float:
+        """Share of the worlds, fitted to the declarer's contract, in which he fails."""
+        d = know.declarer
+        name = know.contract
+        assert d is not None and name is not None
+        trump = trump_of(name)
+        betl = name == "betl"
+        need = (6.0 if know.declared else 5.0) + (0.5 if name == "sans" else 0.0)
+
+        def fits(world: World) -> float:
+            if betl:
+                return 1.8 - betl_risk(world[d])
+            return contract_tricks(world[d], trump) - need
+
+        def compute() -> float:
+            rng = self._rng(h, "follow", know.hand)
+            worlds = conditioned(lambda r: self.draw(know, r), fits, rng, self.worlds, self.worlds * 8)
+            budget = self._budget()
+            leader = leader_for(name, d, h["first_bidder"])
+            made = sum(makes(w, d, trump, betl, leader, budget, 0.5) for w in worlds)
+            return 1 - made / len(worlds)
+
+        return self._remember(("fails", h["deal_index"], know.seat, know.hand, name), compute)
+
+    def _follow(self, know: PreferansKnowledge, h: dict[str, Any], words: list[str]) -> str | None:
+        if "rekontra" in words:
+            return "rekontra" if 1 - self._declarer_fails(know, h) >= REKONTRA_MAKE else "moze"
+        if "kontra" in words:
+            fails = self._declarer_fails(know, h)
+            if fails >= KONTRA_FAIL:
+                return "kontra"
+            if "moze" in words:
+                return "moze"
+            return None
+        return None
