@@ -161,29 +161,28 @@ def test_ack_resend_stale_and_illegal_over_websocket(lora_table):
 
 
 def test_reconnect_gets_the_missed_events(lora_table):
-    import json
-
     server, ana, pid = lora_table
 
     async def main():
         async with await ws_connect(server, pid, ana) as ws:
             state = await recv(ws)
             version = state["version"]
-            await ws.send(json.dumps({"type": "action", "word": state["legal"][0], "version": version, "id": "r1"}))
-            while (await recv(ws))["type"] != "ack":
-                pass
-        # Offline now; the computer players move on without us.
-        wait_for(lambda: ana.get(f"/api/parties/{pid}/view").json()["version"] > version + 1)
-        now = ana.get(f"/api/parties/{pid}/view").json()["version"]
+        # Offline now: a word of ana's (through REST) and the computer players' answers.
+        r = ana.post(f"/api/parties/{pid}/actions", json={"word": state["legal"][0], "version": version})
+        assert r.status_code == 200
+        now = wait_for(lambda: (v := ana.get(f"/api/parties/{pid}/view").json())["legal"] and v["version"])
         async with await ws_connect(server, pid, ana, since=version) as ws:
             frames = [await recv(ws) for _ in range(now - version)]
         assert [f["type"] for f in frames] == ["event"] * (now - version)
         assert [f["version"] for f in frames] == list(range(version + 1, now + 1))
-        assert frames[0]["action"]["seat"] == 0
-        # Far too old a version: a full state instead.
+        assert frames[0]["action"] == {"seat": 0, "word": state["legal"][0]}
+        assert frames[-1]["legal"]  # ana's turn again
+        # A version the server no longer keeps events for: a full state instead.
+        server.club.tables.history = 2
+        server.club.tables.invalidate(pid)
         async with await ws_connect(server, pid, ana, since=0) as ws:
             first = await recv(ws)
-            assert first["type"] in ("event", "state")
+            assert first["type"] == "state" and first["version"] == now
 
     asyncio.run(main())
 

@@ -88,10 +88,17 @@ class LiveTable:
             .where(Action.partie_id == self.partie_id, Action.seq > self.version)
             .order_by(Action.seq)
         ).all()
-        for seq, seat, word, at in rows:
+        # Only the last few versions are kept as snapshots: replay the rest without views.
+        quiet = len(rows) - (self.history.maxlen or len(rows))
+        for i, (seq, seat, word, at) in enumerate(rows):
             if seq != self.version + 1:
                 raise RuntimeError(f"partie {self.partie_id}: action log jumps from {self.version} to {seq}")
-            self.apply(seat, word, at)
+            if i < quiet:
+                self.engine.apply(seat, word)
+                self.version += 1
+                self.history.clear()
+            else:
+                self.apply(seat, word, at)
 
     @property
     def latest(self) -> Snapshot:
@@ -131,7 +138,8 @@ class TableCache:
             table.member_seats = {row.member_id: row.seat for row in partie.seats if row.member_id is not None}
             if not table.history:
                 table.snapshot(None, partie.started_at)
-            table.catch_up(session)
+            if table.version < partie.version:
+                table.catch_up(session)
         return table
 
     def peek(self, partie_id: int) -> LiveTable | None:

@@ -150,7 +150,7 @@ def cached_events_since(
     if table is None or not table.lock.acquire(blocking=blocking):
         return None
     try:
-        if table.version < known_version:
+        if table.broken or table.version < known_version:
             return None
         snaps = table.events_since(since)
         if snaps is None:
@@ -232,7 +232,8 @@ def apply_word(
                 seat_row = partie.seats[seat]
                 if source == "member" and seat_row.taken_over:
                     raise Forbidden("a computer player plays this seat now", code="seat_taken_over")
-                table.catch_up(s)
+                if table.version < partie.version:
+                    table.catch_up(s)  # another instance wrote since this cache last looked
                 if version != partie.version:
                     raise StaleVersion(
                         f"the table is at version {partie.version}, not {version}",
