@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from app.games.base import DealError, GameError, IllegalAction, NotYourTurn
-from app.games.cards import CARD_BY_NAME, CARD_NAMES, CardError, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck
+from app.games.cards import (
+    CARD_BY_NAME, CARD_NAMES, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck,
+)
 from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
 from app.games.preferans.papir import Papir
@@ -35,7 +37,6 @@ class PreferansPartie:
         self.fall_window: FallWindow | None = None
         self.otpis_accepted = False
         self._finished = False  # bule sum 0 or an accepted otpis; cached, it is asked every word
-        self.otpis_log: list[dict[str, Any]] = []
         if seed is not None:
             self._deal_from_seed()
 
@@ -63,8 +64,9 @@ class PreferansPartie:
 
     def _between_hands(self) -> bool:
         """After a hand, before the first word of the next one (the time of an otpis)."""
-        return self.hands_ended > 0 and not self.finished and (
-            self.hand is None or self.hand.over or self.hand.n_actions == 0
+        hand = self.hand
+        return self.hands_ended > 0 and not self._finished and (
+            hand is None or hand.phase == KRAJ or hand.n_actions == 0
         )
 
     def _offer_open(self) -> bool:
@@ -124,7 +126,7 @@ class PreferansPartie:
         hand = self.hand
         words = hand.legal(seat) if hand is not None and hand.phase != KRAJ else []
         if hand is None or hand.ponuda is None:
-            if self.hands_ended and (hand is None or hand.phase == KRAJ or hand.n_actions == 0):
+            if self._between_hands():
                 words.append(OTPIS)
             fw = self.fall_window
             if fw is not None:
