@@ -326,3 +326,34 @@ def test_timer_runs_out_and_the_computer_decides(client, app):
 
     action = wait_for(timer_acted, timeout=10)
     assert action.seat == 0 and action.seq == state["version"] + 1
+
+
+def test_exhibition_of_computer_players_is_watched(client, app):
+    ana = register(app, "ana")
+    r = ana.post("/api/parties", json={"game": "preferans", "exhibition": True})
+    assert r.status_code == 201 and r.json()["status"] == "running" and r.json()["my_seat"] is None
+    pid = r.json()["id"]
+    from tests.web_helpers import wait_for
+
+    state = wait_for(lambda: (v := ana.get(f"/api/parties/{pid}/view").json())["version"] > 3 and v)
+    assert state["seat"] is None and state["legal"] == []
+    assert "cards" not in state["view"]["hand"]  # a spectator sees no hand
+    r = ana.post(f"/api/parties/{pid}/actions", json={"word": "dalje", "version": state["version"]})
+    assert r.status_code == 403
+    r = ana.post("/api/parties", json={"game": "lora", "exhibition": True, "seats": [{"kind": "open"}] * 4})
+    assert r.status_code == 422 and error_code(r) == "invalid_seats"
+
+
+def test_a_failing_computer_player_does_not_stall_the_table(client, app, monkeypatch):
+    import app.bots.runner as runner
+
+    class Broken:
+        def choose(self, view, legal):
+            raise RuntimeError("thinking too hard")
+
+    monkeypatch.setattr(runner, "make_bot", lambda name, game, seed=None: Broken())
+    ana = register(app, "ana")
+    pid = ana.post("/api/parties", json={"game": "lora", "seats": [{"kind": "bot"}] * 3}).json()["id"]
+    state = my_turn_state(ana, pid)
+    ana.post(f"/api/parties/{pid}/actions", json={"word": state["legal"][0], "version": state["version"]})
+    assert my_turn_state(ana, pid)["version"] > state["version"]

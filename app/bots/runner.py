@@ -15,7 +15,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from app.ai import Bot, make_bot
+from app.ai import Bot, RandomBot, make_bot
 from app.club import Club
 from app.db.types import utcnow
 from app.errors import ClubError
@@ -126,7 +126,14 @@ class BotRunner:
                 legal = list(engine.legal_actions(seat))
         row = seats[seat]
         bot = self.bot_for(partie_id, seat, row.bot or club.settings.default_bot, partie.game)
-        word = bot.choose(view, legal)
+        try:
+            word = bot.choose(view, legal)
+        except Exception:
+            log.exception("computer player %r failed at partie %s seat %s", row.bot, partie_id, seat)
+            word = None
+        if word not in legal:
+            # A broken or confused computer player must not stall the table.
+            word = RandomBot(f"{partie_id}:{version}").choose(view, legal)
         source = "bot" if row.played_by_bot else "timer"
         try:
             apply_word(club, partie_id, seat, word, version, None, None, source)
