@@ -110,7 +110,7 @@ def play(seed, settings_, check_every_step):
     return p
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10**9), settings_=SETTINGS)
 def test_random_parties_keep_every_invariant(seed, settings_):
     p = play(seed, settings_, check_every_step=True)
