@@ -7,6 +7,11 @@ from typing import Any
 
 from app.games.registry import engine_class
 
+# Words a game never waits for (preferans: otpis, a ponuda, a fall takeover) are said in
+# this share of the turns where they are legal; uniformly random play would otherwise end
+# nearly every preferans partie by an early otpis.
+OPTIONAL_WORD_SHARE = 0.05
+
 
 def random_partie(game: str, seed: int, settings: dict[str, Any] | None = None, max_actions: int = 1_000_000):
     """A whole partie of uniformly random legal words, dealt from ``seed``.
@@ -15,6 +20,7 @@ def random_partie(game: str, seed: int, settings: dict[str, Any] | None = None, 
     """
     cls = engine_class(game)
     partie = cls.new(settings or {}, seed=seed)
+    optional = getattr(cls, "optional_words", frozenset())
     uniform = random.Random(seed).random
     for _ in range(max_actions):
         if partie.finished:
@@ -24,5 +30,7 @@ def random_partie(game: str, seed: int, settings: dict[str, Any] | None = None, 
             break
         seat = seats[0] if len(seats) == 1 else seats[int(uniform() * len(seats))]
         words = partie.legal_actions(seat)
+        if optional and uniform() >= OPTIONAL_WORD_SHARE:
+            words = [w for w in words if w not in optional] or words
         partie.apply(seat, words[0] if len(words) == 1 else words[int(uniform() * len(words))])
     return partie

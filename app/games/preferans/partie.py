@@ -23,6 +23,10 @@ class PreferansPartie:
 
     game: ClassVar[str] = "preferans"
     n_seats: ClassVar[int] = 3
+    # Words the game never waits for: random play says them only now and then.
+    optional_words: ClassVar[frozenset[str]] = frozenset(
+        {"otpis", "preuzimam pad", "vracam pad", "nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4"}
+    )
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None = None):
         self.settings = settings
