@@ -87,6 +87,6 @@ class Database:
             self.write_engine.dispose()
 
 
-def for_update(stmt, db: Database):
-    """Lock the selected rows on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the lock."""
-    return stmt if db.is_sqlite else stmt.with_for_update()
+def for_update(stmt, db: Database, of=None):
+    """Lock the selected rows (of ``of``) on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the lock."""
+    return stmt if db.is_sqlite else stmt.with_for_update(of=of)

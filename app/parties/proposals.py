@@ -139,7 +139,7 @@ def _announce(club: Club, partie_id: int, started: bool) -> None:
 
 
 def _locked_proposal(club: Club, s, partie_id: int) -> Partie:
-    partie = s.scalar(for_update(select(Partie).where(Partie.id == partie_id), club.db))
+    partie = s.scalar(for_update(select(Partie).where(Partie.id == partie_id), club.db, of=Partie))
     if partie is None:
         raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
     if partie.status != "proposed":

@@ -7,7 +7,7 @@ few notices, or a client that reconnects, gets exactly the events it missed.
 
 from __future__ import annotations
 
-import json
+import marshal
 import threading
 from collections import OrderedDict, deque
 from dataclasses import dataclass
@@ -40,7 +40,8 @@ class Snapshot:
 
 
 def _frozen(view: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(view))
+    # A deep copy of JSON-ready data; marshal is the fastest way (and refuses anything else).
+    return marshal.loads(marshal.dumps(view))
 
 
 class LiveTable:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from app.club import Club
 from app.db.database import for_update
@@ -37,9 +37,10 @@ class Applied:
 
 
 def get_partie(session: Session, partie_id: int, lock: bool = False, db=None) -> Partie:
-    stmt = select(Partie).where(Partie.id == partie_id)
+    # One query for the partie and its seats: this runs for every word said.
+    stmt = select(Partie).where(Partie.id == partie_id).options(joinedload(Partie.seats))
     if lock and db is not None:
-        stmt = for_update(stmt, db)
+        stmt = for_update(stmt, db, of=Partie)
     partie = session.scalar(stmt)
     if partie is None:
         raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
