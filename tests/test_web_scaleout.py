@@ -1,4 +1,4 @@
-"""Two server instances sharing PostgreSQL and Redis serve the same table.
+"""Two server processes sharing PostgreSQL and Redis serve the same table.
 
 Runs only when KLUB_TEST_DATABASE_URL and KLUB_TEST_REDIS_URL are set (``.ci/run``).
 """
@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from tests.conftest import PG_URL, REDIS_URL
-from tests.web_helpers import LiveServer, member, recv, wait_for, ws_connect
+from tests.web_helpers import ServerProcess, member, recv, wait_for, ws_connect
 
 pytestmark = pytest.mark.skipif(not (PG_URL and REDIS_URL), reason="needs PostgreSQL and Redis")
 
@@ -22,7 +22,7 @@ def backend(request):
 
 def test_a_move_through_one_instance_reaches_a_socket_on_the_other(settings):
     assert settings.redis_url and settings.database_url.startswith("postgresql")
-    one, two = LiveServer(settings), LiveServer(settings)
+    one, two = ServerProcess(settings), ServerProcess(settings)
     one.start()
     two.start()
     try:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,6 +19,7 @@ import uvicorn
 from app.games.cards import CARD_NAMES
 
 CARDS = set(CARD_NAMES)
+ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "lozinka123"
 
 
@@ -62,6 +67,57 @@ class LiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=20)
+
+
+class ServerProcess:
+    """The Club in its own ``uvicorn`` process (as in production), configured by KLUB_ variables."""
+
+    def __init__(self, settings, port: int | None = None):
+        self.port = port or free_port()
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "KLUB_DATABASE_URL": settings.database_url,
+            "KLUB_SITE_ORIGIN": self.origin,
+            "KLUB_BOT_DELAY_SECONDS": "0",
+            "KLUB_DEFAULT_BOT": settings.default_bot or "random",
+            "KLUB_ARGON2_TIME_COST": str(settings.argon2_time_cost or 1),
+            "KLUB_ARGON2_MEMORY_KIB": str(settings.argon2_memory_kib or 8192),
+        }
+        if settings.redis_url:
+            self.env["KLUB_REDIS_URL"] = settings.redis_url
+        self.proc: subprocess.Popen | None = None
+
+    url = LiveServer.url
+    ws_url = LiveServer.ws_url
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+            env=self.env,
+            cwd=ROOT,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server process did not start")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
 
 
 def member(base_url: str, name: str, register: bool = True) -> httpx.Client:
