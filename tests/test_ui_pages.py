@@ -73,7 +73,7 @@ def test_register_login_logout_and_errors(client):
 def test_propose_lora_against_computers_starts_the_table(client):
     register(client, "ana")
     r = client.post("/lobby/propose", data={"game": "lora", "seat1": "bot", "seat2": "bot", "seat3": "bot",
-                                            "seat1_bot": "easy", "timer": ""}, follow_redirects=False)
+                                            "seat1_bot": "pocetnik", "seat2_bot": "random", "seat3_bot": "pocetnik", "timer": ""}, follow_redirects=False)
     assert r.status_code == 303 and re.fullmatch(r"/table/\d+", r.headers["location"])
     page = client.get(r.headers["location"])
     assert page.status_code == 200
@@ -142,9 +142,42 @@ def test_every_message_id_has_a_serbian_translation():
 def test_static_budget_of_a_table_page(client):
     """All JavaScript and CSS of a table page together at most 150 KB (issue 5)."""
     register(client, "ana")
-    r = client.post("/lobby/propose", data={"game": "preferans", "seat1": "bot", "seat2": "bot"})
+    r = client.post("/lobby/propose", data={"game": "preferans", "seat1": "bot", "seat2": "bot",
+                                                                  "seat1_bot": "pocetnik", "seat2_bot": "pocetnik"})
     assert r.status_code == 200 and "/table/" in str(r.url)
     assets = re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', r.text)
     assert len(assets) >= 8
     total = sum(len(client.get(a).content) for a in assets)
     assert total <= 150 * 1024, total
+
+
+def test_exhibition_is_watched_and_archived(client):
+    register(client, "ana")
+    r = client.post("/lobby/propose", data={"game": "lora", "exhibition": "on", "seat1": "member",
+                                            "seat1_name": "nobody", "seat1_bot": "pocetnik"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/table/")
+    pid = r.headers["location"].rsplit("/", 1)[1]
+    summary = client.get(f"/api/parties/{pid}").json()
+    assert summary["exhibition"] and summary["my_seat"] is None
+    assert all(s["kind"] == "bot" for s in summary["seats"])
+    page = client.get(f"/archive/{pid}")
+    assert page.status_code == 200 and 'id="sheet-data"' in page.text and f"/api/parties/{pid}/record" in page.text
+    replay = client.get(f"/ui/api/parties/{pid}/replay").json()
+    assert replay["game"] == "lora" and replay["players"] == [s["name"] for s in summary["seats"]]
+
+
+def test_replay_steps_of_a_record():
+    from app.games.simulate import random_partie
+    from app.web.ui_api import replay_deal
+
+    partie = random_partie("preferans", 7, {"bule": 30, "refe": 1})
+    record = partie.to_record(["a", "b", "c"])
+    out = replay_deal(record, 0)
+    assert out["deals"] == len(record["deals"]) and out["deal"] == 0
+    steps = out["steps"]
+    assert len(steps) == len(record["deals"][0]["actions"]) + 1
+    assert sorted(sum(steps[0]["hands"], [])) == sorted(sum(record["deals"][0]["hands"], []))
+    assert steps[-1]["table"]["phase"] == "kraj"
+    lora = random_partie("lora", 3, {}).to_record(["a", "b", "c", "d"])
+    last = replay_deal(lora, None)
+    assert last["deal"] == 27 and last["steps"][-1]["table"]["points"] is not None

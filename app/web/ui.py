@@ -30,7 +30,9 @@ router = APIRouter(include_in_schema=False)
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 
-BOT_LEVELS = (("easy", N_("easy")), ("medium", N_("medium")), ("strong", N_("strong")))
+# The levels of app.ai (make_bot): value -> label.
+BOT_LEVELS = (("pocetnik", N_("beginner")), ("iskusan", N_("experienced")), ("majstor", N_("master")))
+DEFAULT_BOT = "iskusan"
 TIMER_CHOICES = (15, 30, 60, 120, 300)
 BULE_CHOICES = (30, 40, 50, 60, 80, 100, 150, 200, 300, 400)
 
@@ -250,7 +252,8 @@ def lobby_data(club, member: members.CurrentMember) -> dict[str, Any]:
 def _lobby_ctx(request, club, member, **extra):
     data = lobby_data(club, member)
     form = extra.pop("form", None) or {"game": "lora", "bule": "60", "refe": "2", "timer": "",
-                                        "seat1": "bot", "seat2": "bot", "seat3": "bot"}
+                                        "seat1": "bot", "seat2": "bot", "seat3": "bot",
+                                        "seat1_bot": DEFAULT_BOT, "seat2_bot": DEFAULT_BOT, "seat3_bot": DEFAULT_BOT}
     return context(
         request, member, lobby=data, form=form, bot_levels=BOT_LEVELS, timers=TIMER_CHOICES,
         bule_choices=BULE_CHOICES, **extra,
@@ -271,6 +274,10 @@ def lobby_live(request: Request, club: ClubDep, member: OptionalMemberDep):
         return Response(status_code=401)
     ctx = context(request, member, lobby=lobby_data(club, member))
     return render(request, "lobby_live.html", ctx)
+
+
+def _bot(level: str | None) -> str:
+    return level if level in {code for code, _label in BOT_LEVELS} else DEFAULT_BOT
 
 
 def _int(value: str | None) -> int | None:
@@ -300,9 +307,9 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
         elif kind == "open":
             seats.append(proposals.SeatSpec("open"))
         else:
-            seats.append(proposals.SeatSpec("bot", bot=form.get(f"seat{i}_bot") or "easy"))
+            seats.append(proposals.SeatSpec("bot", bot=_bot(form.get(f"seat{i}_bot"))))
     if exhibition:
-        seats.insert(0, proposals.SeatSpec("bot", bot=form.get("seat0_bot") or "easy"))
+        seats.insert(0, proposals.SeatSpec("bot", bot=_bot(form.get("seat1_bot"))))
     settings: dict[str, Any] = {}
     if game == "preferans":
         settings = {"bule": _int(form.get("bule")) or 60, "refe": _int(form.get("refe"))}

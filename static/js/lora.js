@@ -60,7 +60,9 @@
       if (!deal) return null;
       const box = K.el("div.seat-extra");
       if (deal.dealer === s) box.append(K.el("span.chip.dealer", { title: K.T("dealer"), text: "D" }));
-      if (deal.first === s && deal.contract !== 7) box.append(K.el("span.chip.leads", { text: K.T("leads") }));
+      // who leads the trick on the table (or the next one)
+      const leader = deal.trick && deal.trick.length ? deal.trick[0][0] : deal.turn;
+      if (leader === s && deal.contract !== 7 && !deal.ended) box.append(K.el("span.chip.leads", { text: K.T("leads") }));
       if (s !== ctl.seat) box.append(C().backs(deal.hand_sizes[s], `${deal.hand_sizes[s]}`));
       if (deal.trick_counts) {
         box.append(K.el("span.tricks-count", { title: K.T("tricks") }, `${K.T("tricks")}: ${deal.trick_counts[s]}`));
