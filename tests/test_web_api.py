@@ -357,3 +357,24 @@ def test_a_failing_computer_player_does_not_stall_the_table(client, app, monkeyp
     state = my_turn_state(ana, pid)
     ana.post(f"/api/parties/{pid}/actions", json={"word": state["legal"][0], "version": state["version"]})
     assert my_turn_state(ana, pid)["version"] > state["version"]
+
+
+def test_a_restarted_server_honours_a_deadline(settings, app):
+    from app.web.main import create_app
+    from tests.web_helpers import wait_for
+
+    with TestClient(app) as ana:
+        ana.post("/api/auth/register", json={"name": "ana", "password": PASSWORD})
+        pid = ana.post("/api/parties", json={"game": "lora", "timer": 15, "seats": [{"kind": "bot"}] * 3}).json()["id"]
+        state = my_turn_state(ana, pid)
+    db = app.state.club.db
+    with db.write() as s:
+        s.get(Partie, pid).deadline_at = utcnow() - timedelta(seconds=1)  # time ran out while the server was down
+    fresh = create_app(settings)
+    with TestClient(fresh):
+
+        def timer_acted():
+            with fresh.state.club.db.read() as s:
+                return s.scalar(select(Action).where(Action.partie_id == pid, Action.source == "timer"))
+
+        assert wait_for(timer_acted, timeout=10).seq == state["version"] + 1

@@ -35,6 +35,7 @@ MAX_FRAME = 16 * 1024
 CLOSE_POLICY = 1008
 CLOSE_SESSION_ENDED = 4401
 CLOSE_NOT_FOUND = 4404
+SESSION_RECHECK_SECONDS = 60
 
 
 class TableConnection:
@@ -46,6 +47,7 @@ class TableConnection:
         self.seat = seat
         self.sent_version = -1
         self.status: str | None = None
+        self.token: str | None = None
         self.send_lock = asyncio.Lock()
         self.closed = False
 
@@ -197,15 +199,15 @@ async def table_socket(websocket: WebSocket, partie_id: int):
     if websocket.headers.get("origin") != club.settings.site_origin:
         await websocket.close(code=CLOSE_POLICY)  # before accept: the handshake gets 403
         return
+    token = websocket.cookies.get(club.settings.session_cookie)
     try:
-        member = await run_in_threadpool(
-            authenticate, club.db, club.settings, websocket.cookies.get(club.settings.session_cookie)
-        )
+        member = await run_in_threadpool(authenticate, club.db, club.settings, token)
     except ClubError:
         await websocket.close(code=CLOSE_POLICY)
         return
     await websocket.accept()
     conn = TableConnection(websocket, club, partie_id, member, None)
+    conn.token = token
     queue = club.hub.subscribe(f"partie:{partie_id}")
     club.hub.subscribe("sessions", queue)
     key = _presence_key(partie_id, member.id)
@@ -250,7 +252,18 @@ async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
             if not await conn.on_notice(channel, notice):
                 return
 
-    tasks = [asyncio.create_task(read()), asyncio.create_task(write())]
+    async def recheck_session() -> None:
+        # Logout and disabling arrive as notices; this also ends sockets whose session expired.
+        while True:
+            await asyncio.sleep(SESSION_RECHECK_SECONDS)
+            try:
+                await run_in_threadpool(authenticate, conn.club.db, conn.club.settings, conn.token)
+            except ClubError:
+                await conn.error("session_ended", "your session has ended; log in again")
+                await conn.ws.close(code=CLOSE_SESSION_ENDED)
+                return
+
+    tasks = [asyncio.create_task(read()), asyncio.create_task(write()), asyncio.create_task(recheck_session())]
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
