@@ -10,6 +10,7 @@ from app.ai.preferans.solver import PlaySolver, SearchAborted
 
 World = list[int]  # [hand0, hand1, hand2, pile]
 ALL_SEATS = (0, 1, 2)
+SHORT_BY_ONE = 0.5
 
 
 class NodeBudget:
@@ -29,7 +30,8 @@ class NodeBudget:
 def makes(hands: list[int], declarer: int, trump: int | None, betl: bool, leader: int,
           budget: NodeBudget, fallback: float, target: int = 6) -> float:
     """1.0 if the declarer makes it with every card open (betl: takes no trick; else at least
-    ``target`` tricks), 0.0 if not, ``fallback`` when the search budget runs out."""
+    ``target`` tricks), 0.0 if not, ``fallback`` when the search budget runs out. One trick
+    short counts half: defenders who do not see the cards often give that trick away."""
     limit = budget.take()
     if limit <= 0:
         return fallback
@@ -37,7 +39,9 @@ def makes(hands: list[int], declarer: int, trump: int | None, betl: bool, leader
     try:
         if betl:
             return 0.0 if solver.reaches(hands, leader, 1) else 1.0
-        return 1.0 if solver.reaches(hands, leader, target) else 0.0
+        if solver.reaches(hands, leader, target):
+            return 1.0
+        return SHORT_BY_ONE if solver.reaches(hands, leader, target - 1) else 0.0
     except SearchAborted:
         return fallback
     finally:
