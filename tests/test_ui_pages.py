@@ -181,3 +181,22 @@ def test_replay_steps_of_a_record():
     lora = random_partie("lora", 3, {}).to_record(["a", "b", "c", "d"])
     last = replay_deal(lora, None)
     assert last["deal"] == 27 and last["steps"][-1]["table"]["points"] is not None
+
+
+def test_scripts_only_use_translated_texts_and_no_inline_code():
+    """Every literal K.T("...") of the scripts is in the page catalog (so Serbian shows),
+    and no template has inline script or style (the CSP of issue 7 forbids them)."""
+    from app.web.ui import JS_STRINGS
+
+    ids = set()
+    for js in (ROOT / "static" / "js").glob("*.js"):
+        ids |= set(re.findall(r'K\.T\("([^"]+)"', js.read_text()))
+    ids = {i for i in ids if i != "word:"}
+    assert ids <= set(JS_STRINGS), sorted(ids - set(JS_STRINGS))
+    catalog = catalog_ids("sr-Latn")
+    assert all(catalog.get(s) for s in JS_STRINGS), [s for s in JS_STRINGS if not catalog.get(s)]
+    for tpl in (ROOT / "templates").rglob("*.html"):
+        text = tpl.read_text()
+        assert not re.search(r"<script(?![^>]*\b(src|type=\"application/json\"))", text), tpl
+        assert not re.search(r"\son[a-z]+=", text), tpl
+        assert "style=" not in text, tpl

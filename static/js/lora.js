@@ -92,7 +92,7 @@
       const p = ctl.pausing;
       if (v.finished && !p) {
         const res = v.score;
-        const list = K.el("ol.final-places");
+        const list = K.el("ul.final-places");
         const order = [0, 1, 2, 3].sort((a, b) => res.places[a] - res.places[b] || a - b);
         order.forEach((s) => list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.totals[s]) }))));
         ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
@@ -119,7 +119,7 @@
       }
       // my hand
       K.clear(ui.controls);
-      if (ctl.seat !== null && deal) {
+      if (ctl.seat !== null && deal && !v.finished) {
         const legal = ctl.canAct() ? new Set(ctl.legal.filter((w) => w !== "dalje")) : new Set();
         ctl.drawHand(deal.hand || [], legal, (card) => ctl.act(card));
         if (ctl.legal.length === 1 && ctl.legal[0] === "dalje" && !p) {

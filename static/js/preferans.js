@@ -203,7 +203,7 @@
       const mySkart = ctl.seat !== null && h && h.phase === "talon" && h.declarer === ctl.seat;
       if (v.finished && !p) {
         const res = v.result;
-        const list = K.el("ol.final-places");
+        const list = K.el("ul.final-places");
         [0, 1, 2].sort((a, b) => res.places[a] - res.places[b]).forEach((s) =>
           list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.results[s]) }))));
         ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
