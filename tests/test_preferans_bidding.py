@@ -198,6 +198,9 @@ def test_talon_shown_taken_skart_hidden_contract_at_least_the_bid():
         p.apply(1, "skart 7D 7D")
     say(p, "1:skart 8D AH")
     assert p.view(0)["hand"]["words"][-1] == [1, "skart"]  # the skart stays hidden
+    assert "skart" not in p.view(0)["hand"] and "skart" not in p.view(None)["hand"]
+    assert p.view(1)["hand"]["skart"] == ["8D", "AH"]  # but the declarer knows his own
+    assert p.view(1)["hand"]["words"][-1] == [1, "skart 8D AH"]
     assert p.legal_actions(1) == ["karo", "herc", "tref", "betl", "sans"]
     with pytest.raises(IllegalAction):
         p.apply(1, "pik")

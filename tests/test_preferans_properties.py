@@ -63,6 +63,8 @@ def visible(p, seat):
         allowed |= mask_of(h.talon)
     if seat is not None:
         allowed |= h.hands[seat]
+        if seat == h.declarer:
+            allowed |= h.skart  # he discarded them himself
         po = h.ponuda
         if po is not None and po.shows_cards and seat != h.declarer:
             allowed |= h.hands[h.declarer]

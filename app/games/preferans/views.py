@@ -35,7 +35,8 @@ def hand_view(partie: "PreferansPartie", hand: Hand, seat: int | None) -> dict[s
         "dealer": hand.dealer,
         "first_bidder": hand.first,
         "turn": hand.turn,
-        "words": _words(partie.deals[hand.index]["actions"], over),
+        # the declarer knows his own škart; the others see it when the hand has ended
+        "words": _words(partie.deals[hand.index]["actions"], over or (seat is not None and seat == hand.declarer)),
         "bid": hand.bidding.bid or None,
         "bid_holder": hand.bidding.holder,
         "declarations": [[s, k] for s, k in hand.bidding.declared],
@@ -67,6 +68,8 @@ def hand_view(partie: "PreferansPartie", hand: Hand, seat: int | None) -> dict[s
     v["ponude"] = [[w, how] for w, how in hand.ponuda_log]
     if seat is not None:
         v["cards"] = names_of(hand.hands[seat])  # his own hand, sorted
+        if seat == hand.declarer and hand.skart:
+            v["skart"] = names_of(hand.skart)
     if over:
         v["end"] = hand.end
         v["deal"] = whole_deal(hand)
