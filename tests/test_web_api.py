@@ -103,6 +103,28 @@ def test_foreign_origin_cannot_write(client):
     )
     assert r.status_code == 403 and error_code(r) == "bad_origin"
     assert client.post("/api/auth/login", json={"name": "ana", "password": PASSWORD}).status_code == 401
+    r = client.post(
+        "/api/auth/register", json={"name": "ana", "password": PASSWORD}, headers={"Sec-Fetch-Site": "cross-site"}
+    )
+    assert r.status_code == 403
+
+
+def test_expired_sessions_end(client, app):
+    from app.db.models import LoginSession
+    from app.members.service import delete_expired_sessions
+
+    client.post("/api/auth/register", json={"name": "ana", "password": PASSWORD})
+    db = app.state.club.db
+    with db.write() as s:
+        for row in s.scalars(select(LoginSession)):
+            row.expires_at = utcnow() - timedelta(seconds=1)
+    assert error_code(client.get("/api/me")) == "session_ended"
+    client.post("/api/auth/login", json={"name": "ana", "password": PASSWORD})
+    with db.write() as s:
+        for row in s.scalars(select(LoginSession)):
+            row.last_seen_at = utcnow() - timedelta(days=30)
+    assert delete_expired_sessions(db, app.state.club.settings) == 1
+    assert client.get("/api/me").status_code == 401
 
 
 def test_proposal_invite_accept_decline_join_withdraw(client, app):

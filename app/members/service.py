@@ -213,3 +213,13 @@ def ensure_admin(db: Database, name: str, password: str | None = None) -> tuple[
     password = password or passwords.generate_password()
     return register(db, name, password, role="admin"), password
 
+
+
+def delete_expired_sessions(db: Database, settings: Settings) -> int:
+    now = utcnow()
+    idle_cutoff = now - timedelta(hours=settings.session_idle_hours)
+    with db.write() as s:
+        result = s.execute(
+            delete(LoginSession).where((LoginSession.expires_at <= now) | (LoginSession.last_seen_at < idle_cutoff))
+        )
+        return result.rowcount or 0

@@ -11,8 +11,10 @@ from sqlalchemy import select
 from app.club import Club
 from app.db.models import Partie
 from app.db.types import utcnow
+from app.members.service import delete_expired_sessions
 
 log = logging.getLogger("klub.timer")
+SESSION_CLEANUP_SECONDS = 600
 
 
 def expired_parties(club: Club) -> list[int]:
@@ -31,10 +33,16 @@ def resume_running(club: Club) -> None:
 
 
 async def watch_deadlines(club: Club) -> None:
+    """Hand decisions whose time ran out to the computer; now and then drop expired sessions."""
+    last_cleanup = 0.0
+    loop = asyncio.get_running_loop()
     while True:
         try:
             for partie_id in await run_in_threadpool(expired_parties, club):
                 club.poke_bots(partie_id)
+            if loop.time() - last_cleanup > SESSION_CLEANUP_SECONDS:
+                last_cleanup = loop.time()
+                await run_in_threadpool(delete_expired_sessions, club.db, club.settings)
         except asyncio.CancelledError:
             raise
         except Exception:

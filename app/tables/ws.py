@@ -49,7 +49,6 @@ class TableConnection:
         self.status: str | None = None
         self.token: str | None = None
         self.send_lock = asyncio.Lock()
-        self.closed = False
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
@@ -68,6 +67,8 @@ class TableConnection:
         if since is not None and since.isdigit() and int(since) <= state["version"]:
             self.sent_version = int(since)
             await self.catch_up()
+            async with self.send_lock:  # who is away may have changed while the client was gone
+                await self.send({"type": "seats", "version": self.sent_version, "seats": state["seats"]})
             return
         async with self.send_lock:
             await self.send(state)

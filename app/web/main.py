@@ -63,7 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def same_origin_writes(request: Request, call_next):
         # A browser always sends Origin on cross-site writes; a foreign one changes nothing.
         origin = request.headers.get("origin")
-        if request.method in UNSAFE_METHODS and origin is not None and origin != settings.site_origin:
+        cross_site = request.headers.get("sec-fetch-site") == "cross-site"
+        if request.method in UNSAFE_METHODS and (cross_site or (origin is not None and origin != settings.site_origin)):
             return JSONResponse(
                 {"error": {"code": "bad_origin", "message": "requests from another site are refused"}},
                 status_code=403,
