@@ -106,8 +106,10 @@ def test_whole_lora_partie_over_websocket(live_server):
 
 def test_whole_preferans_partie_over_websocket(live_server):
     pid, clients, record, sheet, log = play_whole_partie(live_server, "preferans", {"bule": 30, "refe": 1})
-    assert sheet["result"]["finished"] is True
+    assert sheet["result"]["finished"] is True and "lines" in sheet["papir"]
     assert record["settings"]["bule"] == 30
+    imported = clients[2].post("/api/records", json=record)
+    assert imported.status_code == 201 and imported.json()["record"]["result"]["bule"] == sheet["result"]["bule"]
 
 
 @pytest.fixture

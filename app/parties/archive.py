@@ -53,7 +53,9 @@ def score_sheet(club: Club, partie_id: int) -> dict[str, Any]:
         table = open_table(club, s, partie)
         with table.lock:
             result = table.engine.result()
-        return {
+            # The preferans papir (its lines and columns) is public: the spectator's view has it.
+            papir = table.latest.view_for(None).get("papir")
+        out = {
             "partie": partie.id,
             "game": partie.game,
             "status": partie.status,
@@ -61,6 +63,9 @@ def score_sheet(club: Club, partie_id: int) -> dict[str, Any]:
             "version": table.version,
             "result": result,
         }
+        if papir is not None:
+            out["papir"] = papir
+        return out
 
 
 def record(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str, Any]:
