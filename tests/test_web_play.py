@@ -140,6 +140,10 @@ def test_ack_resend_stale_and_illegal_over_websocket(lora_table):
             assert (await recv(ws))["code"] == "bad_json"
             await ws.send(json.dumps({"type": "action", "word": 7, "version": "x"}))
             assert (await recv(ws))["code"] == "bad_frame"
+            await ws.send(json.dumps({"type": "dance"}))
+            assert (await recv(ws))["code"] == "unknown_type"
+            await ws.send(json.dumps({"type": "chat", "text": "x" * 17000}))
+            assert (await recv(ws))["code"] == "frame_too_large"
 
             await ws.send(json.dumps({"type": "action", "word": word, "version": version, "id": "x3"}))
             frames = []
@@ -227,5 +231,19 @@ def test_logout_closes_open_websockets_and_chat_reaches_the_table(lora_table):
                     frame = await recv(ws, timeout=10)
                     if frame["type"] == "error":
                         assert frame["code"] == "session_ended"
+
+    asyncio.run(main())
+
+
+def test_a_flood_of_frames_is_slowed_down(lora_table):
+    server, ana, pid = lora_table
+
+    async def main():
+        async with await ws_connect(server, pid, ana) as ws:
+            await recv(ws)
+            for _ in range(100):
+                await ws.send(json.dumps({"type": "ping"}))
+            codes = [(await recv(ws)).get("code") for _ in range(100)]
+            assert "rate_limited" in codes and codes.count(None) >= 50  # the first burst is answered
 
     asyncio.run(main())

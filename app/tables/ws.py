@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -36,6 +37,8 @@ CLOSE_POLICY = 1008
 CLOSE_SESSION_ENDED = 4401
 CLOSE_NOT_FOUND = 4404
 SESSION_RECHECK_SECONDS = 60
+RATE_PER_SECOND = 20
+RATE_BURST = 60
 
 
 class TableConnection:
@@ -49,6 +52,7 @@ class TableConnection:
         self.status: str | None = None
         self.token: str | None = None
         self.send_lock = asyncio.Lock()
+        self.tokens, self.refilled = float(RATE_BURST), time.monotonic()
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
@@ -107,7 +111,20 @@ class TableConnection:
 
     # -- client frames -------------------------------------------------------------
 
+    def _allowed(self) -> bool:
+        """A token bucket: bursts of RATE_BURST frames, RATE_PER_SECOND on average."""
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
     async def handle(self, text: str) -> None:
+        if not self._allowed():
+            await self.error("rate_limited", "too many frames; slow down")
+            return
         if len(text) > MAX_FRAME:
             await self.error("frame_too_large", f"a frame has at most {MAX_FRAME} bytes")
             return
