@@ -265,6 +265,11 @@ def test_preferans_hand_between_three_members(browser, server):
     pera.goto(table_url)
     for pg in pages:
         pg.wait_for_selector("#sheet .papir .p-player")
+    # the table's chat
+    pera.fill("#chat-form input[name=text]", "Dobro veče, gospodo")
+    pera.press("#chat-form input[name=text]", "Enter")
+    for pg in (mika, laza):
+        pg.wait_for_selector("#chat-log li:has-text('Dobro veče, gospodo')")
     # seat 0 (pera) deals; mika bids first. Pera wins the bidding with 2, takes the talon,
     # discards two cards and plays pik; both opponents follow, mika gives a kontra.
     policy = {
@@ -281,6 +286,8 @@ def test_preferans_hand_between_three_members(browser, server):
             break
         progressed = False
         for seat, pg in enumerate(pages):
+            if pg.evaluate("Klub.table.view.hand.deal_index") >= 1:
+                break  # the first hand is over: nobody speaks in the next one yet
             did = pref_step(pg, policy[seat])
             if did:
                 said.append(f"{seat}:{did}")

@@ -93,6 +93,7 @@
       if (started && ctl.view === null && (f.status === "running" || f.status === "finished")) live.resync();
       render();
     },
+    chat(f) { addChat(f.message); },
     sessionEnded() {
       ui.banner.hidden = false;
       ui.banner.textContent = K.T("Your session has ended.");
@@ -229,6 +230,7 @@
   }
 
   function render() {
+    chatForm.hidden = ctl.seat === null;
     for (let s = 0; s < n; s++) seatBox(s);
     app.classList.toggle("spectator", ctl.seat === null);
     if (!ctl.view) {
@@ -255,6 +257,25 @@
     }
   }
   setInterval(tick, 250);
+
+  /* -- chat at the table (players write, everyone watching reads) ------------------- */
+  const chatLog = $("chat-log");
+  const chatForm = $("chat-form");
+  const seenChat = new Set();
+  function addChat(m) {
+    if (!m || seenChat.has(m.id)) return;
+    seenChat.add(m.id);
+    chatLog.append(K.el("li", null, K.el("b", { text: m.from + ": " }), m.text));
+    chatLog.scrollTop = chatLog.scrollHeight;
+  }
+  fetch(`/api/parties/${ctl.partie}/chat`).then((r) => (r.ok ? r.json() : { messages: [] }))
+    .then((d) => d.messages.forEach(addChat)).catch(() => {});
+  chatForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = chatForm.elements.text;
+    const text = input.value.trim();
+    if (text && live.send({ type: "chat", text })) input.value = "";
+  });
 
   live.connect();
 })();
