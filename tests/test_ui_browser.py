@@ -278,7 +278,7 @@ def test_preferans_hand_between_three_members(browser, server):
         2: ["dalje", "pratim", "moze"],
     }
     said: list[str] = []
-    reloaded = False
+    reloaded = offered = False
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         hand_index = pera.evaluate("Klub.table.view.hand.deal_index")
@@ -288,6 +288,20 @@ def test_preferans_hand_between_three_members(browser, server):
         for seat, pg in enumerate(pages):
             if pg.evaluate("Klub.table.view.hand.deal_index") >= 1:
                 break  # the first hand is over: nobody speaks in the next one yet
+            if seat == 0 and not offered and said.count("0:card") >= 2 and pg.evaluate(
+                "Klub.table.canAct() && !Klub.table.pausing && Klub.table.legal.includes('nosim sve')"
+            ):
+                # a ponuda: the opponents see the declarer's cards, one refuses, play goes on
+                offered = True
+                pg.click("button.word[data-word='nosim sve']")
+                for other in (mika, laza):
+                    wait_sel(other, ".offer-dialog .cards-row .card")
+                    assert other.locator(".offer-dialog .cards-row .card").count() == 10 - said.count("0:card")
+                shot(mika, "preferans-ponuda")
+                mika.click(".offer-dialog button.word[data-word='odbijam']")
+                wait_sel(laza, "#center:not(:has(.offer-dialog))")
+                said.append("0:nosim sve")
+                continue
             did = pref_step(pg, policy[seat])
             if did:
                 said.append(f"{seat}:{did}")
@@ -304,7 +318,7 @@ def test_preferans_hand_between_three_members(browser, server):
         if not progressed:
             time.sleep(0.05)
     assert "0:2" in said and "0:skart" in said and "0:pik" in said, said
-    assert "1:kontra" in said, said
+    assert "1:kontra" in said and "0:nosim sve" in said, said
     assert reloaded
     # the hand is over: the whole deal face up, the papir written
     for pg in pages:
