@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench clean chromium
+.PHONY: run test bench clean chromium messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ chromium:
 
 test: $(VENV)/.dev-installed chromium
 	$(BIN)/python -m pytest
+
+# Re-extract the texts of the pages (templates/, app/web/ui.py) into the Serbian catalog;
+# the catalog is compiled in memory when the app starts (app/web/i18n.py).
+messages: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k tr -o app/locale/messages.pot .
+	$(BIN)/pybabel update -i app/locale/messages.pot -d app/locale -l sr_Latn
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/engine.py
