@@ -193,6 +193,7 @@ def pref_allowed(t) -> set[str]:
     out = set(h.get("cards") or [])
     out |= {w for _, w in h.get("words") or [] if CARD.match(w)}
     out |= set(h.get("talon") or [])
+    out |= set(h.get("skart") or [])  # the declarer's own škart
     if h.get("ponuda") and h["ponuda"].get("declarer_hand"):
         out |= set(h["ponuda"]["declarer_hand"])
     ld = t["shown"]
@@ -358,7 +359,7 @@ def test_preferans_hand_between_three_members(browser, server):
         pg.context.close()
 
 
-@pytest.mark.parametrize("path", ["/lobby", "/rules/preferans", "/archive", "table"])
+@pytest.mark.parametrize("path", ["/lobby", "/rules/preferans", "/archive", "table", "preferans"])
 def test_360px_layout_does_not_overflow(browser, server, path):
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, reduced_motion="reduce")
     pg = ctx.new_page()
@@ -369,6 +370,14 @@ def test_360px_layout_does_not_overflow(browser, server, path):
         pg.click("#propose-form button[type=submit]")
         pg.wait_for_url(re.compile(r".*/table/\d+$"))
         pg.wait_for_selector("#hand button.card")
+    elif path == "preferans":
+        pg.check("#propose-form input[name=game][value=preferans]")
+        for i in (1, 2):
+            pg.select_option(f"select[name=seat{i}_bot]", "pocetnik")
+        pg.click("#propose-form button[type=submit]")
+        pg.wait_for_url(re.compile(r".*/table/\d+$"))
+        pg.wait_for_selector("#sheet .papir")
+        pg.wait_for_function("Klub.table.canAct()", timeout=30000)
     else:
         pg.goto(server.url + path)
     width = pg.evaluate("document.documentElement.scrollWidth")

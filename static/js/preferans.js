@@ -227,6 +227,11 @@
         (h.words || []).forEach(([s, w]) => log.append(K.el("li", null, K.el("b", { text: names[s] + ": " }), wordText(w))));
         ui.center.append(K.el("div.announce", null, K.el("p.big", { text: K.T("Bidding") }), log));
       }
+      if (h && h.skart && h.skart.length && h.phase !== "kraj" && !p) {
+        // the declarer knows his own škart (the others see it when the hand is over)
+        ui.center.append(K.el("p.my-skart", null, K.T("Škart") + ": ",
+          ...C().sortHand(h.skart).map((c) => C().card(c, { small: true }))));
+      }
       if (p && p.dealEnded) {
         const lines = (v.papir && v.papir.lines) || [];
         ui.center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", lineText(ctl, lines[lines.length - 1])));
