@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from datetime import timedelta
 
 import pytest
@@ -249,6 +250,8 @@ def play_to_end(app, clients: dict[int, TestClient], pid: int, max_steps: int = 
                 return
             if st["legal"]:
                 c.post(f"/api/parties/{pid}/actions", json={"word": rng.choice(st["legal"]), "version": st["version"]})
+            else:
+                time.sleep(0.02)  # the computer players are thinking; do not hammer the server
     raise AssertionError("the partie did not finish")
 
 

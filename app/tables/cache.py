@@ -78,9 +78,13 @@ class LiveTable:
         return snap
 
     def apply(self, seat: int, word: str, at: datetime | None) -> Snapshot:
+        self.apply_quietly(seat, word)
+        return self.snapshot((seat, word), at)
+
+    def apply_quietly(self, seat: int, word: str) -> None:
+        """Apply without a snapshot: the caller takes one (or drops the table) before unlocking."""
         self.engine.apply(seat, word)
         self.version += 1
-        return self.snapshot((seat, word), at)
 
     def catch_up(self, session: Session) -> None:
         """Apply the logged actions this cache has not seen yet."""
@@ -95,8 +99,7 @@ class LiveTable:
             if seq != self.version + 1:
                 raise RuntimeError(f"partie {self.partie_id}: action log jumps from {self.version} to {seq}")
             if i < quiet:
-                self.engine.apply(seat, word)
-                self.version += 1
+                self.apply_quietly(seat, word)
                 self.history.clear()
             else:
                 self.apply(seat, word, at)
@@ -155,10 +158,16 @@ class TableCache:
             table.broken = True
 
 
-def deadline_after(snapshot: Snapshot, timer_seconds: int | None, bot_seats: set[int]) -> datetime | None:
+def deadline_for(
+    to_act: list[int], finished: bool, at: datetime | None, timer_seconds: int | None, bot_seats: set[int]
+) -> datetime | None:
     """When the seats to act run out of time, if the timer is on and a person is to act."""
-    if not timer_seconds or snapshot.finished or snapshot.at is None:
+    if not timer_seconds or finished or at is None:
         return None
-    if not any(seat not in bot_seats for seat in snapshot.to_act):
+    if not any(seat not in bot_seats for seat in to_act):
         return None
-    return snapshot.at + timedelta(seconds=timer_seconds)
+    return at + timedelta(seconds=timer_seconds)
+
+
+def deadline_after(snapshot: Snapshot, timer_seconds: int | None, bot_seats: set[int]) -> datetime | None:
+    return deadline_for(snapshot.to_act, snapshot.finished, snapshot.at, timer_seconds, bot_seats)

@@ -20,7 +20,7 @@ from app.db.models import Action, Partie, PartieSeat
 from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.members.service import CurrentMember
-from app.tables.cache import LiveTable, Snapshot, deadline_after
+from app.tables.cache import LiveTable, Snapshot, deadline_after, deadline_for
 from app.tables.engines import public_word
 
 
@@ -247,12 +247,15 @@ def apply_word(
                 if word not in legal:
                     raise Invalid(f"{word!r} is not legal now", code="illegal_action", legal=legal)
                 now = utcnow()
+                deal_before = engine.deal_index
                 mutated = True
-                snap = table.apply(seat, word, now)
+                table.apply_quietly(seat, word)
+                new_version, finished = table.version, engine.finished
+                to_act = [] if finished else list(engine.seats_to_act())
                 s.add(
                     Action(
                         partie_id=partie_id,
-                        seq=snap.version,
+                        seq=new_version,
                         seat=seat,
                         word=word,
                         client_action_id=action_id,
@@ -261,13 +264,15 @@ def apply_word(
                         created_at=now,
                     )
                 )
-                partie.version = snap.version
-                partie.deadline_at = deadline_after(snap, partie.timer_seconds, bot_seats(partie))
-                if snap.finished:
+                partie.version = new_version
+                partie.deadline_at = deadline_for(to_act, finished, now, partie.timer_seconds, bot_seats(partie))
+                if finished:
                     partie.status = "finished"
                     partie.finished_at = now
-                if snap.finished or snap.deal_index != _deal_before(table):
+                if finished or engine.deal_index != deal_before:
                     partie.result = engine.result()
+            # Committed: now the views of the new version (outside the database lock).
+            table.snapshot((seat, word), now)
         except ClubError:
             if mutated:
                 club.tables.invalidate(partie_id)
@@ -275,11 +280,6 @@ def apply_word(
         except Exception:
             club.tables.invalidate(partie_id)
             raise
-    club.notify_partie(partie_id, {"kind": "advance", "version": snap.version})
+    club.notify_partie(partie_id, {"kind": "advance", "version": new_version})
     club.poke_bots(partie_id)
-    return Applied(snap.version, seat, word, duplicate=False)
-
-
-def _deal_before(table: LiveTable) -> int:
-    history = table.history
-    return history[-2].deal_index if len(history) >= 2 else -1
+    return Applied(new_version, seat, word, duplicate=False)
