@@ -114,6 +114,7 @@ def test_lora_partie_against_three_computer_players(page, server):
             shot(page, "lora-layout")
         if plays == 3:
             shot(page, "lora-table")
+            assert ": " in page.text_content("#announce")  # the last move, for screen readers
         if deal["index"] == 2 and not reloaded:
             reloaded = True
             page.reload()

@@ -111,6 +111,7 @@
         const prev = ctl.view;
         applyFrame(ev);
         ctl.lastAction = ev.action || null;
+        announce(ev.action);
         const pause = prev && G.transition ? G.transition(prev, ev, ctl) : null;
         if (pause && ctl.trickPause > 0 && queue.length < 12) {
           ctl.pausing = pause;
@@ -123,6 +124,15 @@
     } finally {
       pumping = false;
     }
+  }
+
+  /* Every move said aloud for screen readers: "ana: dama pik". */
+  const announcer = $("announce");
+  function announce(a) {
+    if (!a || !announcer) return;
+    const w = a.word;
+    const text = /^[789TJQKA][SDHC]$/.test(w) ? K.cards.label(w) : w.startsWith("skart") ? K.T("Škart") : w;
+    announcer.textContent = `${ctl.name(a.seat)}: ${text}`;
   }
 
   /* -- drawing --------------------------------------------------------------------- */
