@@ -257,34 +257,37 @@ def play_to_end(app, clients: dict[int, TestClient], pid: int, max_steps: int = 
 
 def test_archive_score_sheet_record_and_import(client, app):
     ana = register(app, "ana")
-    pid = ana.post("/api/parties", json={"game": "lora", "seats": [{"kind": "bot"}] * 3}).json()["id"]
+    body = {"game": "preferans", "settings": {"bule": 30, "refe": 0}, "seats": [{"kind": "bot"}] * 2}
+    pid = ana.post("/api/parties", json=body).json()["id"]
     state = my_turn_state(ana, pid)
 
-    # Unfinished: no seed, the running deal shows only my own hand.
+    # Unfinished: no seed; the running deal shows only my own hand, no talon.
     rec = ana.get(f"/api/parties/{pid}/record").json()
     assert rec["unfinished"] is True and "seed" not in rec
     running = rec["deals"][rec["redacted_deal"]]
-    assert running["hands"][0] == sorted(state["view"]["deal"]["hand"], key=lambda c: c) or running["hands"][0]
-    assert running["hands"][1:] == [None, None, None]
+    assert sorted(running["hands"][0]) == sorted(state["view"]["hand"]["cards"])
+    assert running["hands"][1:] == [None, None] and running["talon"] is None
     assert ana.get("/api/archive?status=unfinished").json()["parties"][0]["id"] == pid
+    kibic = register(app, "kibic")
+    assert kibic.get(f"/api/parties/{pid}/record").json()["deals"][-1]["hands"] == [None, None, None]
 
     play_to_end(app, {0: ana}, pid)
     sheet = ana.get(f"/api/parties/{pid}/score-sheet").json()
-    assert sheet["status"] == "finished" and len(sheet["result"]["deals"]) == 28
-    assert len(sheet["result"]["totals"]) == 4
+    assert sheet["status"] == "finished" and sheet["result"]["finished"] is True and "lines" in sheet["papir"]
     rec = ana.get(f"/api/parties/{pid}/record").json()
-    assert rec["format"] == "klub-record/1" and "unfinished" not in rec and len(rec["deals"]) == 28
-    assert rec["players"] == ["ana", "AI 2", "AI 3", "AI 4"]
+    assert rec["format"] == "klub-record/1" and "unfinished" not in rec
+    assert rec["players"] == ["ana", "AI 2", "AI 3"]
     finished = ana.get("/api/archive?status=finished&of=ana").json()["parties"]
-    assert [p["id"] for p in finished] == [pid] and finished[0]["result"]["totals"] == sheet["result"]["totals"]
+    assert [p["id"] for p in finished] == [pid] and finished[0]["result"]["bule"] == sheet["result"]["bule"]
+    assert ana.get("/api/archive?of=kibic").json()["parties"] == []
 
     imported = ana.post("/api/records", json=rec)
-    assert imported.status_code == 201 and imported.json()["record"]["result"]["totals"] == sheet["result"]["totals"]
+    assert imported.status_code == 201 and imported.json()["record"]["result"]["bule"] == sheet["result"]["bule"]
     rid = imported.json()["id"]
     assert ana.get(f"/api/records/{rid}").json()["players"] == rec["players"]
     assert ana.get("/api/records").json()["records"][0]["id"] == rid
 
-    broken = dict(rec, deals=[dict(rec["deals"][0], actions=[[0, "AS"], [0, "AS"]])])
+    broken = dict(rec, deals=[dict(rec["deals"][0], actions=[[1, "7S"], [1, "7S"]])])
     r = ana.post("/api/records", json=broken)
     assert r.status_code == 422 and error_code(r) == "invalid_record"
     assert error_code(ana.post("/api/records", json=[1, 2])) == "invalid_request"

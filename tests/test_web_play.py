@@ -99,6 +99,8 @@ def test_whole_lora_partie_over_websocket(live_server):
     pid, clients, record, sheet, log = play_whole_partie(live_server, "lora")
     assert len(record["deals"]) == 28 and len(sheet["result"]["deals"]) == 28
     assert sheet["players"] == NAMES
+    imported = clients[3].post("/api/records", json=record)
+    assert imported.status_code == 201 and imported.json()["record"]["result"]["totals"] == sheet["result"]["totals"]
     # Each of the four players saw his own cards in every deal.
     seen_hands = {(s, f["view"]["deal"]["index"]) for s, f in log if s is not None and f.get("view", {}).get("deal", {}).get("hand")}
     assert len(seen_hands) == 4 * 28
