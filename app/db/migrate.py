@@ -17,6 +17,7 @@ def alembic_config(database_url: str) -> Config:
     cfg.set_main_option("script_location", str(ROOT / "migrations"))
     # ConfigParser interpolation: a '%' in a password must be doubled.
     cfg.set_main_option("sqlalchemy.url", normalize_url(database_url).replace("%", "%%"))
+    cfg.attributes["skip_logging"] = True  # leave the server's (or pytest's) logging alone
     return cfg
 
 
