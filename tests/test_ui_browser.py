@@ -253,7 +253,11 @@ def test_preferans_hand_between_three_members(browser, server):
         pera.fill(f"input[name=seat{i}_name]", other)
     shot(pera, "lobby-propose-preferans")
     pera.click("#propose-form button[type=submit]")
-    pera.wait_for_url("**/lobby*")
+    pera.wait_for_url("**/lobby?proposed=*")
+    partie_id = pera.url.rsplit("=", 1)[1]
+    # pera waits at the table; it starts by itself when the others accept
+    pera.goto(f"{server.url}/table/{partie_id}")
+    pera.wait_for_selector("#center .waiting")
     for pg in (mika, laza):
         pg.goto(server.url + "/lobby")
         pg.wait_for_selector("#lobby-live .invitation button.accept")
@@ -262,6 +266,8 @@ def test_preferans_hand_between_three_members(browser, server):
     laza.wait_for_url(re.compile(r".*/table/\d+$"))
     table_url = laza.url
     mika.goto(table_url)
+    pera.wait_for_selector("#sheet .papir .p-player")
+    assert pera.locator("#center .waiting").count() == 0
     pera.goto(server.url + "/lobby")
     pera.wait_for_selector("#lobby-live .tables-list a.table-link")
     pera.goto(table_url)
@@ -335,6 +341,14 @@ def test_preferans_hand_between_three_members(browser, server):
     crossed = pera.locator("#sheet .p-val.crossed").count()
     assert crossed >= 1
     shot(pera, "preferans-papir")
+    # laza leaves the table: the others see him away and may hand his seat to a computer
+    laza.goto("about:blank")
+    wait_sel(pera, ".seat.away .away-mark")
+    assert pera.locator(".seat.away button.takeover").count() == 1
+    shot(pera, "preferans-away")
+    laza.goto(table_url)
+    laza.wait_for_selector("#sheet .papir .p-player")
+    pera.wait_for_selector(".seat.away", state="detached")
     # between hands the player to speak first proposes an otpis (the server offers the
     # side words to the seat to act only); the others accept it in their dialogs
     first = pera.evaluate("Klub.table.view.hand.first_bidder")

@@ -87,10 +87,13 @@
       render();
     },
     seats(f) {
+      // who sits where, who is away (a change of status comes as a whole state frame;
+      // older servers put the status here, then a started table asks for its state)
       ctl.seats = f.seats;
-      const started = ctl.status !== f.status;
-      ctl.status = f.status;
-      if (started && ctl.view === null && (f.status === "running" || f.status === "finished")) live.resync();
+      if ("status" in f && f.status !== ctl.status) {
+        ctl.status = f.status;
+        if (ctl.view === null && (f.status === "running" || f.status === "finished")) live.resync();
+      }
       render();
     },
     chat(f) { addChat(f.message); },
