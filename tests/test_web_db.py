@@ -66,3 +66,28 @@ def test_concurrent_moves_apply_once(settings):
         assert s.scalar(select(func.count()).select_from(Action).where(Action.partie_id == pid)) == 1
     db.dispose()
     club.db.dispose()
+
+
+def test_cli_migrate_create_admin_and_first_accounts(tmp_path, monkeypatch, capsys):
+    from app.cli import first_start_accounts, main
+    from app.config import get_settings
+    from app.members import passwords
+    from app.members.service import list_members
+
+    passwords.set_cost(1, 8192)
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    monkeypatch.setenv("KLUB_DATABASE_URL", url)
+    get_settings.cache_clear()
+    try:
+        assert main(["migrate"]) == 0
+        created = first_start_accounts(url)
+        assert [name for name, _ in created] == ["admin", "demo"] and all(len(pw) >= 12 for _, pw in created)
+        assert first_start_accounts(url) == []  # only on an empty database
+        assert main(["create-admin", "sef"]) == 0
+        assert "password:" in capsys.readouterr().out
+        db = Database(url)
+        roles = {m["name"]: m["role"] for m in list_members(db, get_settings())}
+        db.dispose()
+        assert roles == {"admin": "admin", "demo": "member", "sef": "admin"}
+    finally:
+        get_settings.cache_clear()
