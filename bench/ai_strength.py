@@ -146,6 +146,9 @@ def run_preferans(deals: int, workers: int, players: tuple[str, ...]) -> None:
     if {"pocetnik", "majstor", "oracle"} <= set(players):
         share, lo, hi = gap_share(rel["pocetnik"], rel["majstor"], rel["oracle"], random.Random(0))
         print(f"  share of the pocetnik-to-oracle gap closed by majstor: {share:.2f} (bootstrap 95% CI {lo:.2f}..{hi:.2f})")
+    for a in ("majstor", "iskusan", "oracle"):
+        if {a, "pocetnik"} <= set(players):
+            print_breakdown(a, per[a], per["pocetnik"], samples)
     print("the test player as declarer: hands declared, made (declarer success rate), mean result against the table:")
     for p in players:
         mine = [o for d in samples for o in per[p][d] if o.declarer]
@@ -163,6 +166,21 @@ def run_preferans(deals: int, workers: int, players: tuple[str, ...]) -> None:
                     counts[o.contract] = counts.get(o.contract, 0) + 1
         row = "  ".join(f"{c} {n / (3 * deals):.3f}" for c, n in sorted(counts.items(), key=lambda x: -x[1]))
         print(f"  {p:9s} {row}")
+
+
+def print_breakdown(name: str, mine: dict, base: dict, samples: list[int]) -> None:
+    """Where ``name`` gains or loses against pocetnik on the same deal and seat, by the part
+    each played (declarer and contract, the follow words, nobody declaring)."""
+    rows: dict[tuple[str, str], list[float]] = {}
+    for d in samples:
+        for o, b in zip(mine[d], base[d]):
+            rows.setdefault((b.role, o.role), []).append(o.relative - b.relative)
+    n = 3 * len(samples)
+    print(f"{name} against pocetnik by part played (pocetnik's part -> {name}'s part: hands, "
+          f"mean difference, contribution per hand; lower is better):")
+    for (rb, ro), xs in sorted(rows.items(), key=lambda kv: sum(kv[1])):
+        if any(xs):
+            print(f"  {rb:28s} -> {ro:28s} {len(xs):4d} {statistics.fmean(xs):+8.1f} {sum(xs) / n:+7.2f}")
 
 
 def main() -> None:

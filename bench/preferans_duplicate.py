@@ -21,6 +21,8 @@ from app.games.preferans import PreferansPartie
 
 SETTINGS = {"bule": 60, "refe": 2}
 DEAL_SEED = "bench-preferans"
+FOLLOW_WORDS = ("pratim", "ne pratim", "sam", "zovem", "kontra", "moze", "rekontra")
+TALKING = ("licitacija", "talon", "kontrakt", "pracenje")
 
 
 @dataclass
@@ -32,6 +34,17 @@ class HandOutcome:
     passed: bool | None  # the declarer made it (None: nobody declared, or not played)
     played: bool  # the cards were played (or ended by a ponuda)
     end: str | None
+    said: tuple[str, ...] = ()  # the test seat's words in the auction and the follow round
+
+    @property
+    def role(self) -> str:
+        """The test seat's part in the hand, for the per-decision breakdown."""
+        if self.declarer:
+            return f"declares {self.contract}"
+        if self.contract is None:
+            return "nobody declares"
+        follow = [w for w in self.said if w in FOLLOW_WORDS]
+        return "defends: " + (" ".join(follow) if follow else "-")
 
 
 def deal_cards(deal: int) -> tuple[list[list[str]], list[str]]:
@@ -55,9 +68,14 @@ def play_hand(deal: int, player: str, seat: int) -> HandOutcome:
             bots.append(PreferansOracle(partie, tag))
         else:
             bots.append(make_bot(player, "preferans", seed=tag))
+    said: list[str] = []
     while partie.hands_ended == 0:
         s = partie.seats_to_act()[0]
-        partie.apply(s, bots[s].choose(partie.view(s), partie.legal_actions(s)))
+        view = partie.view(s)
+        word = bots[s].choose(view, partie.legal_actions(s))
+        if s == seat and view["hand"]["phase"] in TALKING:
+            said.append(word)
+        partie.apply(s, word)
     results = partie.result()["results"]
     start = 10 * SETTINGS["bule"]
     changes = [r - start for r in results]
@@ -72,6 +90,7 @@ def play_hand(deal: int, player: str, seat: int) -> HandOutcome:
         passed=line.get("passed"),
         played=hand.end in ("played", "ponuda"),
         end=hand.end,
+        said=tuple(said),
     )
 
 

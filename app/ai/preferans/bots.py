@@ -19,11 +19,13 @@ from app.ai.preferans.evaluation import TRICKS_TO_MAKE, best_contract, best_skar
 from app.ai.preferans.knowledge import SUIT_WORDS, PreferansKnowledge, read_view
 from app.ai.preferans.play_rules import rule_card
 from app.ai.preferans.sampler import sample_hands
-from app.ai.preferans.simulated import SimulatedChoices, skart_word
+from app.ai.preferans.simulated import SimulatedChoices, contract_fit, skart_word
+from app.ai.preferans.worlds import conditioned
 from app.ai.preferans.solver import PlaySolver, SearchAborted
 
 SIDE_WORDS = ("preuzimam pad", "vracam pad", "otpis")
 BID_VALUE = {"pik": 2, "karo": 3, "herc": 4, "tref": 5, "betl": 6, "sans": 7}
+PLAY_TRIES = 6  # draws per kept world when fitting the declarer's hand to his contract
 TALON_HOPE = 0.7  # tricks the two talon cards add on average
 
 
@@ -226,8 +228,10 @@ class PreferansBot:
 
         exact = self._cards_in_play(know) <= level.exact_cards
         nodes = 0
-        for i in range(level.samples if exact else level.playouts):
-            hands = self.deal_hands(know, rng)[:3]
+        count = level.samples if exact else level.playouts
+        worlds = self._play_worlds(know, rng, count)
+        for i in range(count):
+            hands = worlds[i][:3]
             values: dict[int, int] | None = None
             if exact and nodes < level.nodes:
                 solver = PlaySolver(know.in_play, declarer, know.trump, know.betl, node_limit=level.nodes * 2 - nodes)
@@ -244,6 +248,13 @@ class PreferansBot:
                 s = score(values[c])
                 totals[c] += s if me_declarer else -s
         return max(cards, key=lambda c: (totals[c], -c))
+
+    def _play_worlds(self, know: PreferansKnowledge, rng: random.Random, n: int) -> list[list[int]]:
+        """``n`` worlds for the card play; a defender prefers those in which the declarer's
+        cards fit the contract he chose (what the auction told about his hand)."""
+        if know.declarer is None or know.declarer == know.seat or know.contract is None:
+            return [self.deal_hands(know, rng) for _ in range(n)]
+        return conditioned(lambda r: self.deal_hands(know, r), contract_fit(know), rng, n, n * PLAY_TRIES)
 
     def _playout(self, know: PreferansKnowledge, hands: list[int], first: int) -> int:
         """Declarer tricks still to come when I play ``first`` and everybody follows the rules."""

@@ -21,6 +21,7 @@ class PreferansKnowledge:
     trump: int | None = None
     declared: bool = False  # igra: the talon stays closed
     talon: int = 0  # the talon, once shown
+    skart: int = 0  # my own škart, when I am the declarer and have discarded
     in_play: tuple[int, ...] = ()
     trick: list[tuple[int, int]] = field(default_factory=list)
     trick_counts: list[int] = field(default_factory=lambda: [0, 0, 0])
@@ -39,7 +40,7 @@ class PreferansKnowledge:
 
     @property
     def unknown(self) -> int:
-        return FULL_MASK & ~self.hand & ~self.played
+        return FULL_MASK & ~self.hand & ~self.played & ~self.skart
 
 
 def read_view(view: dict[str, Any]) -> PreferansKnowledge:
@@ -53,6 +54,8 @@ def read_view(view: dict[str, Any]) -> PreferansKnowledge:
         know.declared = "igra" in c["label"]
     if h.get("talon"):
         know.talon = _mask(h["talon"])
+    if h.get("skart") and know.declarer == know.seat:
+        know.skart = _mask(h["skart"])
     know.in_play = tuple(h.get("in_play") or ())
     if "trick_counts" in h:
         know.trick_counts = list(h["trick_counts"])

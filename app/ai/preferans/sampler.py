@@ -13,7 +13,8 @@ MAX_RESTARTS = 300
 
 
 def sample_hands(know: PreferansKnowledge, rng: random.Random) -> list[int]:
-    """[hand0, hand1, hand2, pile]: my hand as it is, the rest drawn consistently."""
+    """[hand0, hand1, hand2, pile]: my hand as it is, the rest drawn consistently (the
+    declarer's pile is his own škart, which he knows)."""
     me = know.seat
     holders = [s for s in range(3) if s != me] + [PILE]
     sizes = {s: know.hand_size(s) for s in range(3) if s != me}
@@ -33,6 +34,7 @@ def sample_hands(know: PreferansKnowledge, rng: random.Random) -> list[int]:
         room = dict(sizes)
         out = [0, 0, 0, 0]
         out[me] = know.hand
+        out[PILE] = know.skart  # my own škart is known to me (declarer); else drawn below
         for c in order:
             options = [h for h in allowed[c] if room[h] > 0]
             if not options:

@@ -21,6 +21,21 @@ KONTRA_FAIL = 0.7  # kontra when the declarer fails in this share of the worlds
 REKONTRA_MAKE = 0.9
 
 
+def contract_fit(know: PreferansKnowledge) -> Callable[[World], float]:
+    """How well a world fits the declarer's contract (positive: it fits): his ten cards
+    (those still held and those he has played) should make the contract by the hand
+    evaluation (betl: be safe enough)."""
+    d = know.declarer
+    name = know.contract
+    assert d is not None and name is not None
+    trump = trump_of(name)
+    need = (6.0 if know.declared else 5.0) + (0.5 if name == "sans" else 0.0)
+    played = know.played_by[d]
+    if name == "betl":
+        return lambda world: 1.8 - betl_risk(world[d] | played)
+    return lambda world: contract_tricks(world[d] | played, trump) - need
+
+
 def skart_word(a: int, b: int, words: list[str]) -> str:
     want = {f"skart {CARD_NAMES[a]} {CARD_NAMES[b]}", f"skart {CARD_NAMES[b]} {CARD_NAMES[a]}"}
     return next((w for w in words if w in want), words[0])
@@ -132,12 +147,7 @@ class SimulatedChoices:
         assert d is not None and name is not None
         trump = trump_of(name)
         betl = name == "betl"
-        need = (6.0 if know.declared else 5.0) + (0.5 if name == "sans" else 0.0)
-
-        def fits(world: World) -> float:
-            if betl:
-                return 1.8 - betl_risk(world[d])
-            return contract_tricks(world[d], trump) - need
+        fits = contract_fit(know)
 
         def compute() -> float:
             rng = self._rng(h, "follow", know.hand)

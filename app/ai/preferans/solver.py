@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from app.games.cards import SUIT_MASKS
 
+from app.ai.preferans.play_rules import rule_card
+
 INF = 1 << 20
 
 
@@ -159,3 +161,26 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+class RuleDefenceSolver(PlaySolver):
+    """The declarer searches, the defenders play by the rules (``play_rules.rule_card``):
+    what the declarer can make against defenders who do not see the cards and defend by
+    habit. Only the declarer's nodes branch, so it is far cheaper than the exact search;
+    the defenders' card is a function of the position, so the same transposition table
+    holds."""
+
+    def _card(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
+        if seat == self.declarer:
+            return super()._card(hands, leader, seat, cards, alpha, beta)
+        li = self.seats.index(leader)
+        trick_seats = [self.seats[(li + i) % self.n] for i in range(len(cards))]
+        hand = hands[seat]
+        c = rule_card(hand, cards, trick_seats, seat, self.declarer, self.trump, self.betl, self.n)
+        hands[seat] = hand & ~(1 << c)
+        cards.append(c)
+        try:
+            return self._after(hands, leader, seat, cards, alpha, beta)
+        finally:
+            cards.pop()
+            hands[seat] = hand
