@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     # How often the timer watcher looks for decisions whose time ran out.
     deadline_poll_seconds: float = 1.0
     # How many past events of a table each instance keeps for reconnecting clients.
-    event_history: int = 64
+    event_history: int = 16
 
     # argon2id cost; None keeps argon2-cffi's defaults (64 MiB, 3 passes).
     argon2_time_cost: int | None = None
