@@ -249,3 +249,31 @@ def test_a_flood_of_frames_is_slowed_down(lora_table):
             assert "rate_limited" in codes and codes.count(None) >= 50  # the first burst is answered
 
     asyncio.run(main())
+
+
+def test_closing_the_socket_shows_the_player_away_until_he_returns(live_server):
+    ana, boki = member(live_server.url, "ana"), member(live_server.url, "boki")
+    pid = ana.post(
+        "/api/parties", json={"game": "lora", "seats": [{"kind": "member", "name": "boki"}] + [{"kind": "bot"}] * 2}
+    ).json()["id"]
+    boki.post(f"/api/parties/{pid}/accept")
+
+    def boki_away() -> bool:
+        return ana.get(f"/api/parties/{pid}").json()["seats"][1]["away"]
+
+    async def main():
+        async with await ws_connect(live_server, pid, ana) as watcher:
+            assert (await recv(watcher))["type"] == "state"
+            async with await ws_connect(live_server, pid, boki) as ws:
+                await recv(ws)
+            # Ana's socket is told that boki is away.
+            while not ((frame := await recv(watcher))["type"] == "seats" and frame["seats"][1]["away"]):
+                pass
+            assert await asyncio.to_thread(boki_away)
+            async with await ws_connect(live_server, pid, boki) as ws:
+                await recv(ws)
+                while not ((frame := await recv(watcher))["type"] == "seats" and not frame["seats"][1]["away"]):
+                    pass
+                assert not await asyncio.to_thread(boki_away)
+
+    asyncio.run(main())
