@@ -201,6 +201,8 @@ def test_play_against_bots_stale_illegal_resend(client, app):
     illegal = next(c for c in ("7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS", "7H", "AH") if c not in legal)
     r = ana.post(f"/api/parties/{pid}/actions", json={"word": illegal, "version": version, "action_id": "a1"})
     assert r.status_code == 422
+    message = r.json()["error"]["message"]
+    assert "not in seat 0's hand" in message or "does not follow" in message  # the engine's reason
     r = ana.post(f"/api/parties/{pid}/actions", json={"word": legal[0], "version": version - 1, "action_id": "a1"})
     assert r.status_code == 409 and error_code(r) == "stale_version"
     assert r.json()["error"]["current"]["version"] == version
@@ -406,3 +408,28 @@ def test_a_restarted_server_honours_a_deadline(settings, app):
                 return s.scalar(select(Action).where(Action.partie_id == pid, Action.source == "timer"))
 
         assert wait_for(timer_acted, timeout=10).seq == state["version"] + 1
+
+
+def test_words_out_of_turn_reach_every_seat_and_are_accepted(client, app):
+    """Preferans lets a player speak out of turn (here an otpis between hands): the
+    server offers the word to him and applies it, although the game waits for another seat."""
+    ana, boki, ceca = (register(app, n) for n in ("ana", "boki", "ceca"))
+    seats = [{"kind": "member", "name": "boki"}, {"kind": "member", "name": "ceca"}]
+    pid = ana.post("/api/parties", json={"game": "preferans", "settings": {"bule": 30, "refe": 1}, "seats": seats}).json()["id"]
+    boki.post(f"/api/parties/{pid}/accept")
+    ceca.post(f"/api/parties/{pid}/accept")
+    players = {0: ana, 1: boki, 2: ceca}
+    for seat in (1, 2, 0):  # all pass: a refe each, and the next hand is dealt (seat 2 bids first)
+        state = players[seat].get(f"/api/parties/{pid}/view").json()
+        r = players[seat].post(f"/api/parties/{pid}/actions", json={"word": "dalje", "version": state["version"]})
+        assert r.status_code == 200, r.text
+    state = ana.get(f"/api/parties/{pid}/view").json()
+    assert state["to_act"] == [2] and "otpis" in state["legal"] and "2" not in state["legal"]
+    r = ana.post(f"/api/parties/{pid}/actions", json={"word": "otpis", "version": state["version"]})
+    assert r.status_code == 200, r.text
+    for seat in (1, 2):
+        answer = players[seat].get(f"/api/parties/{pid}/view").json()
+        assert answer["legal"] == ["prihvatam", "odbijam"]
+    r = boki.post(f"/api/parties/{pid}/actions", json={"word": "odbijam", "version": answer["version"]})
+    assert r.status_code == 200, r.text
+    assert ana.get(f"/api/parties/{pid}/view").json()["legal"] == ["otpis"]  # he may propose again later

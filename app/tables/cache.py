@@ -68,7 +68,9 @@ class LiveTable:
             action=action,
             # Copies: the snapshot must not change when the engine moves on.
             views=[_frozen(engine.view(s)) for s in seats] + [_frozen(engine.view(None))],
-            legal=[list(engine.legal_actions(s)) if s in to_act else [] for s in seats],
+            # Every seat's words, not only the awaited ones: preferans lets a player say
+            # some words out of turn (otpis, a ponuda, odlazak u bulu).
+            legal=[list(engine.legal_actions(s)) if not engine.finished else [] for s in seats],
             to_act=to_act,
             deal_index=engine.deal_index,
             finished=engine.finished,

@@ -8,6 +8,7 @@ acknowledged or broadcast can be lost.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from app.db.database import for_update
 from app.db.models import Action, Partie, PartieSeat
 from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
+from app.games.base import GameError
 from app.members.service import CurrentMember
 from app.tables.cache import LiveTable, Snapshot, deadline_after, deadline_for
 from app.tables.engines import public_word
@@ -34,6 +36,15 @@ class Applied:
     seat: int
     word: str
     duplicate: bool  # a resend of an action id that was already applied
+
+
+def illegal_reason(engine: Any, seat: int, word: str) -> str:
+    """The engine's own reason for refusing ``word``, asked of a copy (the error path only)."""
+    try:
+        copy.deepcopy(engine).apply(seat, word)
+    except GameError as e:
+        return str(e)
+    return "the rules do not allow it now"
 
 
 def get_partie(session: Session, partie_id: int, lock: bool = False, db=None) -> Partie:
@@ -241,11 +252,15 @@ def apply_word(
                         current=state_frame(partie, table.latest, seat if source == "member" else None),
                     )
                 engine = table.engine
-                if seat not in engine.seats_to_act():
+                legal = engine.legal_actions(seat)  # the engine alone says who may speak
+                if not legal:
                     raise Invalid("it is not your turn", code="not_your_turn")
-                legal = engine.legal_actions(seat)
                 if word not in legal:
-                    raise Invalid(f"{word!r} is not legal now", code="illegal_action", legal=legal)
+                    raise Invalid(
+                        f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}",
+                        code="illegal_action",
+                        legal=legal,
+                    )
                 now = utcnow()
                 deal_before = engine.deal_index
                 mutated = True
