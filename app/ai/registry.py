@@ -20,4 +20,8 @@ def build_bot(name: str, game: str, seed: int | str | None) -> Bot:
         except ImportError:  # the preferans players are not there yet
             return RandomBot(seed)
         return make_preferans_bot(name, seed)
+    if game == "lorum":
+        from app.ai.lorum.rules import LorumRuleBot
+
+        return LorumRuleBot(seed)  # one rule-based level for now, whatever the name
     raise ValueError(f"no computer player for game {game!r}")
