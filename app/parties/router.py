@@ -24,7 +24,7 @@ class SeatIn(BaseModel):
 
 
 class ProposalIn(BaseModel):
-    game: Literal["lora", "preferans"]
+    game: Literal["lora", "preferans", "lorum"]
     settings: dict[str, Any] = Field(default_factory=dict, description='preferans: {"bule": 60, "refe": 2}')
     timer: int | None = Field(default=None, description="seconds per decision (15..300), or null for none")
     seats: list[SeatIn] = Field(default_factory=list, description="the seats after mine (seat 1, 2, ...)")
