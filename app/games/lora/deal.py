@@ -27,6 +27,7 @@ QUEENS_MASK = sum(1 << card(QUEEN, s) for s in range(4))
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 JACK_OF_CLUBS = card(JACK, CLUBS)
 KING_OF_HEARTS = card(KING, HEARTS)
+EARLY_END_MASKS = {Contract.DAME: QUEENS_MASK, Contract.HERC: HEARTS_MASK, Contract.ZANDAR_TREF: 1 << JACK_OF_CLUBS}
 # The cards that cost points in each trick contract (1 and 2 count tricks, not cards).
 PENALTY_MASKS = {
     Contract.STO_VISE: 0,
@@ -89,6 +90,8 @@ class TrickDeal(Deal):
         self.trick: list[tuple[int, int]] = []  # (seat, card) of the trick on the table
         self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []  # (leader, plays, winner)
         self.taken = [0, 0, 0, 0]  # cards taken per seat (mask)
+        self.taken_by_anyone = 0
+        self.ends_when_taken = self.early_end_mask()
         self.trick_counts = [0, 0, 0, 0]
 
     @property
@@ -137,19 +140,17 @@ class TrickDeal(Deal):
         self.tricks.append((trick[0][0], tuple(trick), winner))
         self.trick = []
         self.turn = winner
-        if len(self.tricks) == TRICKS_PER_DEAL or self._result_is_fixed():
+        ends_when_taken = self.ends_when_taken
+        self.taken_by_anyone |= cards_mask
+        if len(self.tricks) == TRICKS_PER_DEAL or (
+            ends_when_taken and self.taken_by_anyone & ends_when_taken == ends_when_taken
+        ):
             self._finish()
 
-    def _result_is_fixed(self) -> bool:
-        """Dame, Herc and Žandar tref end as soon as their cards are all taken (section 5)."""
-        contract = self.contract
-        if contract is Contract.DAME:
-            return sum((t & QUEENS_MASK).bit_count() for t in self.taken) == 4
-        if contract is Contract.HERC:
-            return sum((t & HEARTS_MASK).bit_count() for t in self.taken) == 8
-        if contract is Contract.ZANDAR_TREF:
-            return any((t >> JACK_OF_CLUBS) & 1 for t in self.taken)
-        return False
+    def early_end_mask(self) -> int:
+        """Dame, Herc and Žandar tref end as soon as these cards are all taken (section 5);
+        0: the deal plays all eight tricks."""
+        return EARLY_END_MASKS.get(self.contract, 0)
 
     def _finish(self) -> None:
         self.ended = True

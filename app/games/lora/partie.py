@@ -154,7 +154,9 @@ class LoraPartie:
 
     def apply_card(self, seat: int, c: int) -> None:
         """Play card ``c`` (an int of ``app.games.cards``): the fast path of :meth:`apply`."""
-        deal = self._current_deal()
+        deal = self.deal
+        if deal is None or deal.ended:
+            deal = self._current_deal()  # raises the reason
         deal.play(seat, c)
         self._log.append((seat, CARD_NAMES[c]))
         self.version += 1

@@ -65,15 +65,9 @@ class LorumTrickDeal(TrickDeal):
     def penalty_mask(self) -> int:
         return PENALTY_MASKS[self.contract]
 
-    def _result_is_fixed(self) -> bool:
+    def early_end_mask(self) -> int:
         # Like the Club's Lora: a deal stops once its payments can no longer change.
-        penalty = self.penalty_mask
-        if not penalty:
-            return False
-        taken = 0
-        for t in self.taken:
-            taken |= t
-        return taken & penalty == penalty
+        return self.penalty_mask
 
     def _finish(self) -> None:
         self.ended = True
