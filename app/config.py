@@ -39,9 +39,18 @@ class Settings(BaseSettings):
     chat_max_length: int = 500
     online_window_seconds: int = 120
 
+    # Login throttling: this many failures within the window (per account and per address).
+    login_max_failures: int = 10
+    login_window_seconds: int = 15 * 60
+
     @property
     def secure_cookies(self) -> bool:
         return self.site_origin.startswith("https://")
+
+    @property
+    def cookie_name(self) -> str:
+        """The session cookie's name: ``__Host-`` prefixed over https (Secure, Path=/, no Domain)."""
+        return f"__Host-{self.session_cookie}" if self.secure_cookies else self.session_cookie
 
 
 @lru_cache

@@ -15,6 +15,18 @@ ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "secret-pass-1"
 
 
+class FormClient(TestClient):
+    """Posts like the pages' forms: with the session's CSRF token (tests/test_security_csrf.py checks it)."""
+
+    def post(self, url, *args, data=None, **kwargs):
+        from app.web.security import form_token
+
+        token = self.cookies.get("klub_session")
+        if token and "json" not in kwargs:
+            data = {**(data or {}), "csrf": form_token(token)}
+        return super().post(url, *args, data=data, **kwargs)
+
+
 @pytest.fixture
 def client(tmp_path):
     from app.db.migrate import upgrade
@@ -23,7 +35,7 @@ def client(tmp_path):
     url = f"sqlite:///{tmp_path / 'klub.db'}"
     upgrade(url)
     settings = Settings(database_url=url, argon2_time_cost=1, argon2_memory_kib=8192, bot_delay_seconds=0)
-    with TestClient(create_app(settings)) as c:
+    with FormClient(create_app(settings)) as c:
         yield c
 
 

@@ -14,7 +14,7 @@ from app.db.models import Action, Partie
 from app.db.types import utcnow
 from app.members.service import ensure_admin
 
-PASSWORD = "lozinka123"
+PASSWORD = "klupska-lozinka-7"
 
 
 def register(app, name: str) -> TestClient:

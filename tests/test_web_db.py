@@ -29,7 +29,7 @@ def test_concurrent_moves_apply_once(settings):
     from app.club import Club
 
     club = Club.from_settings(settings)
-    member = register(club.db, "ana", "lozinka123")
+    member = register(club.db, "ana", "klupska-lozinka-7")
     me = CurrentMember(member.id, member.name, member.role, "-")
     # Four computer seats, nobody running them: we play seat words by hand.
     pid = propose(club, me, "lora", {}, None, [SeatSpec("bot")] * 4, exhibition=True)

@@ -20,7 +20,7 @@ from app.games.cards import CARD_NAMES
 
 CARDS = set(CARD_NAMES)
 ROOT = Path(__file__).resolve().parents[1]
-PASSWORD = "lozinka123"
+PASSWORD = "klupska-lozinka-7"
 
 
 def free_port() -> int:

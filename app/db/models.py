@@ -148,3 +148,15 @@ class ImportedRecord(Base):
     players: Mapped[list[str]] = mapped_column(JSON)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LoginFailure(Base):
+    """A failed login, kept for the throttle window: one row per account and per address."""
+
+    __tablename__ = "login_failures"
+    __table_args__ = (Index("ix_login_failures_key", "key", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # "account:<name_key>" or "address:<client address>"
+    key: Mapped[str] = mapped_column(String(160))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

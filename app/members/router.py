@@ -6,8 +6,8 @@ from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from app.club import Club
 from app.members import service
+from app.web.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.web.deps import ClubDep, MemberDep
 
 router = APIRouter(prefix="/api", tags=["members"])
@@ -23,17 +23,8 @@ class PasswordChange(BaseModel):
     new_password: str = Field(max_length=1024)
 
 
-def _set_cookie(response: Response, club: Club, token: str) -> None:
-    s = club.settings
-    response.set_cookie(
-        s.session_cookie,
-        token,
-        max_age=int(s.session_max_days * 86400),
-        httponly=True,
-        samesite="lax",
-        secure=s.secure_cookies,
-        path="/",
-    )
+def client_address(request: Request) -> str | None:
+    return request.client.host if request.client else None
 
 
 def _me(member: service.CurrentMember) -> dict:
@@ -41,21 +32,30 @@ def _me(member: service.CurrentMember) -> dict:
 
 
 @router.post("/auth/register", status_code=201, summary="Create an account and log in")
-async def register(body: Credentials, response: Response, club: ClubDep):
+async def register(body: Credentials, request: Request, response: Response, club: ClubDep):
     await run_in_threadpool(service.register, club.db, body.name, body.password)
-    token, member = await run_in_threadpool(service.login, club.db, club.settings, body.name, body.password)
-    _set_cookie(response, club, token)
+    token, member = await run_in_threadpool(
+        service.login, club.db, club.settings, body.name, body.password, client_address(request)
+    )
+    set_session_cookie(response, club.settings, token)
     return _me(member)
 
 
-@router.post("/auth/login", summary="Log in; a new session every time")
+@router.post(
+    "/auth/login",
+    summary="Log in; a new session every time",
+    responses={401: {"description": "wrong name or password (the same for an unknown name)"},
+               429: {"description": "too many failed logins for this name or address; see Retry-After"}},
+)
 async def login(body: Credentials, request: Request, response: Response, club: ClubDep):
-    old = request.cookies.get(club.settings.session_cookie)
-    token, member = await run_in_threadpool(service.login, club.db, club.settings, body.name, body.password)
+    old = session_token(request, club.settings)
+    token, member = await run_in_threadpool(
+        service.login, club.db, club.settings, body.name, body.password, client_address(request)
+    )
     if old:
         await run_in_threadpool(service.end_session, club.db, service.session_id_of(old))
         club.notify_sessions_ended([service.session_id_of(old)])
-    _set_cookie(response, club, token)
+    set_session_cookie(response, club.settings, token)
     return _me(member)
 
 
@@ -67,7 +67,7 @@ def logout(member: MemberDep, response: Response, club: ClubDep, everywhere: boo
         service.end_session(club.db, member.session_id)
         ended = [member.session_id]
     club.notify_sessions_ended(ended)
-    response.delete_cookie(club.settings.session_cookie, path="/")
+    clear_session_cookie(response, club.settings)
     return {"ok": True}
 
 

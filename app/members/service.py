@@ -15,7 +15,7 @@ from app.db import Database
 from app.db.models import LoginSession, Member
 from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotAuthenticated, NotFound
-from app.members import passwords
+from app.members import passwords, throttle
 
 NAME_PATTERN = re.compile(r"^[\w.-]{3,32}$")
 # Refresh a session's idle clock at most this often (one write per minute, not per request).
@@ -50,6 +50,8 @@ def _check_password(password: str) -> str:
         raise Invalid(
             f"a password has {passwords.MIN_LENGTH} to {passwords.MAX_LENGTH} characters", code="invalid_password"
         )
+    if passwords.is_common(password):
+        raise Invalid("this password is too common; choose another", code="common_password")
     return password
 
 
@@ -79,16 +81,27 @@ def count_members(db: Database) -> int:
         return s.scalar(select(func.count(Member.id))) or 0
 
 
-def login(db: Database, settings: Settings, name: str, password: str) -> tuple[str, CurrentMember]:
-    """Check the password and open a new session; returns the cookie token."""
+def login(
+    db: Database, settings: Settings, name: str, password: str, address: str | None = None
+) -> tuple[str, CurrentMember]:
+    """Check the password and open a new session; returns the cookie token.
+
+    An unknown name and a wrong password get the same answer (and cost the same time);
+    too many failures for the account or the address: :class:`throttle.TooManyAttempts`.
+    """
     bad = ClubError("wrong name or password", code="bad_credentials", status=401)
+    keys = throttle.keys_for(name, address)
+    throttle.check(db, settings, keys)
     with db.read() as s:
         member = s.scalar(select(Member).where(Member.name_key == str(name).lower()))
     if member is None:
         passwords.spend_verify_time(str(password))
+        throttle.record_failure(db, settings, keys)
         raise bad
     if not passwords.verify_password(member.password_hash, str(password)):
+        throttle.record_failure(db, settings, keys)
         raise bad
+    throttle.clear(db, keys[0])
     if member.disabled:
         raise Forbidden("this account is disabled", code="account_disabled")
     token = secrets.token_urlsafe(32)

@@ -28,6 +28,7 @@ from app.club import Club
 from app.errors import ClubError
 from app.members.service import CurrentMember, authenticate, touch_member
 from app.tables import chat, presence, service
+from app.web.cookies import session_token
 
 log = logging.getLogger("klub.ws")
 router = APIRouter()
@@ -217,7 +218,7 @@ async def table_socket(websocket: WebSocket, partie_id: int):
     if websocket.headers.get("origin") != club.settings.site_origin:
         await websocket.close(code=CLOSE_POLICY)  # before accept: the handshake gets 403
         return
-    token = websocket.cookies.get(club.settings.session_cookie)
+    token = session_token(websocket, club.settings)
     try:
         member = await run_in_threadpool(authenticate, club.db, club.settings, token)
     except ClubError:

@@ -25,7 +25,9 @@ def _describe(errors) -> str:
 def install(app: FastAPI) -> None:
     @app.exception_handler(ClubError)
     async def club_error(request: Request, exc: ClubError):
-        return JSONResponse(exc.body(), status_code=exc.status)
+        retry_after = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):

@@ -7,9 +7,8 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.bots.runner import BotRunner
@@ -21,12 +20,11 @@ from app.parties.router import router as parties_router
 from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
 from app.tables.ws import router as ws_router
-from app.web import errors, pages
+from app.web import errors, pages, security
 from app.web import ui  # the Club's pages (issue 5)
 
 log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
-UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -59,18 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.club = club
     app.state.table_connections = {}
 
-    @app.middleware("http")
-    async def same_origin_writes(request: Request, call_next):
-        # A browser always sends Origin on cross-site writes; a foreign one changes nothing.
-        origin = request.headers.get("origin")
-        cross_site = request.headers.get("sec-fetch-site") == "cross-site"
-        if request.method in UNSAFE_METHODS and (cross_site or (origin is not None and origin != settings.site_origin)):
-            return JSONResponse(
-                {"error": {"code": "bad_origin", "message": "requests from another site are refused"}},
-                status_code=403,
-            )
-        return await call_next(request)
-
+    app.add_middleware(security.SecurityMiddleware, settings=settings)
     errors.install(app)
     app.include_router(members_router)
     app.include_router(parties_router)

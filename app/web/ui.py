@@ -22,7 +22,8 @@ from app.errors import ClubError
 from app.members import service as members
 from app.parties import archive, proposals
 from app.tables import service as tables
-from app.web import ui_api
+from app.web import security, ui_api
+from app.web.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.web.deps import ClubDep, OptionalMemberDep
 from app.web.i18n import COOKIE, DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, lang_of
 
@@ -54,6 +55,9 @@ ERROR_TEXTS = {
     "not_proposer": N_("Only the proposer may do that."),
     "no_such_partie": N_("There is no such partie."),
     "passwords_differ": N_("The two passwords differ."),
+    "common_password": N_("That password is too common; choose another."),
+    "too_many_attempts": N_("Too many failed logins; try again later."),
+    "bad_csrf": N_("This form has expired; reload the page and try again."),
 }
 
 # Every text the table scripts show, translated into the page (``#klub-strings``).
@@ -82,6 +86,9 @@ JS_STRINGS = [
     # Lora contracts (rulings L1)
     N_("Most tricks"), N_("Fewest tricks"), N_("Queens"), N_("Hearts"), N_("Jack of clubs"),
     N_("King of hearts and the last trick"), N_("Lora"),
+    # Lórum (issue 8): the bank, Kvart's chain, Fast train
+    N_("Bank"), N_("Chain"), N_("The chain needs {card}"), N_("A new chain: any card"), N_("Train"),
+    N_("The train needs a {rank} of any suit"), N_("Any card starts the train"), N_("Bank after the deal"),
     # preferans words (record notation)
     N_("word:moje"), N_("word:dalje"), N_("word:igra"), N_("word:betl"), N_("word:sans"),
     N_("word:slabija"), N_("word:pratim"), N_("word:ne pratim"), N_("word:sam"), N_("word:zovem"),
@@ -111,6 +118,8 @@ def context(request: Request, member: members.CurrentMember | None, **extra: Any
         "member": member,
         "here": here,
         "here_quoted": quote(here, safe=""),
+        # The session-bound CSRF token of this member's forms (app.web.security).
+        "csrf": security.form_token(session_token(request, request.app.state.club.settings)) if member else "",
         "error_text": lambda code, fallback=None: _(ERROR_TEXTS[code]) if code in ERROR_TEXTS else (fallback or code),
         **extra,
     }
@@ -160,11 +169,15 @@ def switch_language(code: str, request: Request, next: str | None = None):
 
 
 def _session_cookie(response: Response, club, token: str) -> None:
-    s = club.settings
-    response.set_cookie(
-        s.session_cookie, token, max_age=int(s.session_max_days * 86400),
-        httponly=True, samesite="lax", secure=s.secure_cookies, path="/",
-    )
+    set_session_cookie(response, club.settings, token)
+
+
+def _form_refused(request: Request, club, member, form: dict[str, str]) -> Response | None:
+    """A logged-in member's form must carry his session's CSRF token (403 page otherwise)."""
+    if security.form_token_ok(session_token(request, club.settings), form.get("csrf")):
+        return None
+    ctx = context(request, member, error="bad_csrf", error_message="the form token is missing or wrong")
+    return render(request, "error.html", ctx, 403)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -181,6 +194,10 @@ def register_page(request: Request, member: OptionalMemberDep, next: str | None 
     return render(request, "login.html", context(request, None, mode="register", next=safe_next(next), name=""))
 
 
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
 async def _form(request: Request) -> dict[str, str]:
     form = await request.form()
     return {k: v for k, v in form.items() if isinstance(v, str)}
@@ -192,13 +209,17 @@ async def login_post(request: Request, club: ClubDep):
     name, password = form.get("name", "").strip(), form.get("password", "")
     nxt = safe_next(form.get("next"))
     try:
-        token, _m = await run_in_threadpool(members.login, club.db, club.settings, name, password)
+        token, _m = await run_in_threadpool(members.login, club.db, club.settings, name, password, _address(request))
     except ClubError as e:
         ctx = context(request, None, mode="login", next=nxt, name=name, error=e.code, error_message=e.message)
-        return render(request, "login.html", ctx, status=e.status if e.status < 500 else 400)
-    old = request.cookies.get(club.settings.session_cookie)
+        response = render(request, "login.html", ctx, status=e.status if e.status < 500 else 400)
+        if "retry_after" in e.extra:
+            response.headers["Retry-After"] = str(e.extra["retry_after"])
+        return response
+    old = session_token(request, club.settings)
     if old:
         await run_in_threadpool(members.end_session, club.db, members.session_id_of(old))
+        club.notify_sessions_ended([members.session_id_of(old)])
     response = RedirectResponse(nxt, status_code=303)
     _session_cookie(response, club, token)
     return response
@@ -213,7 +234,7 @@ async def register_post(request: Request, club: ClubDep):
         if password != form.get("password2", password):
             raise ClubError("passwords differ", code="passwords_differ", status=422)
         await run_in_threadpool(members.register, club.db, name, password)
-        token, _m = await run_in_threadpool(members.login, club.db, club.settings, name, password)
+        token, _m = await run_in_threadpool(members.login, club.db, club.settings, name, password, _address(request))
     except ClubError as e:
         ctx = context(request, None, mode="register", next=nxt, name=name, error=e.code, error_message=e.message)
         return render(request, "login.html", ctx, status=e.status if e.status < 500 else 400)
@@ -224,11 +245,13 @@ async def register_post(request: Request, club: ClubDep):
 
 @router.post("/logout")
 async def logout_post(request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is not None and (refused := _form_refused(request, club, member, await _form(request))):
+        return refused
     if member is not None:
         await run_in_threadpool(members.end_session, club.db, member.session_id)
         club.notify_sessions_ended([member.session_id])
     response = RedirectResponse("/login", status_code=303)
-    response.delete_cookie(club.settings.session_cookie, path="/")
+    clear_session_cookie(response, club.settings)
     return response
 
 
@@ -292,10 +315,12 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
     if member is None:
         return to_login(request)
     form = await _form(request)
+    if refused := _form_refused(request, club, member, form):
+        return refused
     game = form.get("game", "lora")
-    if game not in ("lora", "preferans"):
+    if game not in ("lora", "preferans", "lorum"):
         game = "lora"
-    n_others = 3 if game == "lora" else 2
+    n_others = 2 if game == "preferans" else 3
     exhibition = form.get("exhibition") == "on"
     seats: list[proposals.SeatSpec] = []
     for i in range(1, n_others + 1):
@@ -335,6 +360,8 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
 async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep, member: OptionalMemberDep):
     if member is None:
         return to_login(request)
+    if refused := _form_refused(request, club, member, await _form(request)):
+        return refused
     try:
         if verb in ("accept", "decline"):
             summary = await run_in_threadpool(proposals.answer, club, member, partie_id, verb == "accept")
@@ -418,7 +445,7 @@ def rules_index(request: Request, member: OptionalMemberDep):
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules_page(game: str, request: Request, member: OptionalMemberDep):
-    if game not in ("lora", "preferans"):
+    if game not in ("lora", "preferans", "lorum"):
         return render(request, "error.html", context(request, member, error="not_found", error_message=""), 404)
     lang = lang_of(request)
     body = f"rules/{game}.{'en' if lang == 'en' else 'sr'}.html"
