@@ -1,0 +1,126 @@
+"""The crash harness: WebSocket players that survive a server killed under them.
+
+Each player keeps the last version it saw and its one pending action (word, version,
+id). When the socket dies it waits for the server, reconnects with ``?since=`` and
+resends the pending action with the same id: the server answers with the first outcome
+(a ``duplicate`` ack) if it had committed it, so nothing is lost or applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.audit_helpers import choose
+
+GONE = (OSError, asyncio.TimeoutError, EOFError)
+
+
+@dataclass
+class Acked:
+    partie: int
+    seat: int
+    word: str
+    version: int
+
+
+@dataclass
+class Shared:
+    acked: dict[str, Acked] = field(default_factory=dict)
+    latest: dict[int, dict[str, Any]] = field(default_factory=dict)  # partie -> the last view seen
+    final: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # (partie, seat) -> last frame
+    reconnects: int = 0
+
+
+def situation(frame: dict[str, Any]) -> str:
+    """bidding, mid-trick or other: what the table was doing (for the kill statistics)."""
+    hand = (frame.get("view") or {}).get("hand") or {}
+    if hand.get("phase") == "licitacija":
+        return "bidding"
+    if hand.get("trick"):
+        return "mid-trick"
+    return "other"
+
+
+async def resilient_player(server, pid: int, client, rng: random.Random, shared: Shared, target: int) -> None:
+    from websockets.exceptions import WebSocketException
+
+    from tests.web_helpers import recv, ws_connect
+
+    last: int | None = None
+    table: dict[str, Any] = {}
+    pending: dict[str, Any] | None = None
+    seat = None
+    while True:
+        try:
+            async with await ws_connect(server, pid, client, since=last) as ws:
+                if pending is not None:  # resend: the same id, the same version
+                    await ws.send(json.dumps({"type": "action", **pending}))
+                while True:
+                    if table.get("finished"):
+                        shared.final[(pid, seat)] = table
+                        return
+                    if pending is None and table.get("legal") and table.get("version") == last:
+                        word = choose(rng, "preferans", table["legal"], table.get("deal_index", 0), target)
+                        pending = {"word": word, "version": last, "id": uuid.uuid4().hex}
+                        await ws.send(json.dumps({"type": "action", **pending}))
+                    frame = await recv(ws, timeout=60)
+                    kind = frame["type"]
+                    if kind == "state":
+                        seat, last, table = frame["seat"], frame["version"], frame
+                    elif kind == "event":
+                        assert frame["version"] == last + 1, f"gap from {last} to {frame['version']}"
+                        last, table = frame["version"], frame
+                        shared.latest[pid] = frame
+                    elif kind == "ack" and pending is not None and frame["id"] == pending["id"]:
+                        shared.acked[pending["id"]] = Acked(pid, seat, pending["word"], frame["version"])
+                        pending = None
+                    elif kind == "error" and pending is not None and frame.get("id") == pending["id"]:
+                        assert frame["code"] in ("stale_version", "not_your_turn", "illegal_action"), frame
+                        pending = None
+        except (WebSocketException, *GONE):
+            shared.reconnects += 1
+            await asyncio.sleep(0.2 + rng.random() * 0.3)
+
+
+def check_log(db_path: str, shared: Shared, parties: list[int]) -> dict[str, int]:
+    """Every acknowledged action is in the log at its version, none twice, no gaps."""
+    conn = sqlite3.connect(db_path)
+    try:
+        rows = conn.execute("SELECT partie_id, seq, seat, word, client_action_id FROM actions").fetchall()
+        versions = dict(conn.execute("SELECT id, version FROM parties").fetchall())
+    finally:
+        conn.close()
+    by_id = {}
+    doubled = 0
+    for pid, seq, seat, word, cid in rows:
+        if cid is not None:
+            doubled += (pid, cid) in by_id
+            by_id[(pid, cid)] = (seq, seat, word)
+    lost = sum(1 for cid, a in shared.acked.items() if by_id.get((a.partie, cid)) != (a.version, a.seat, a.word))
+    gaps = 0
+    for pid in parties:
+        seqs = sorted(seq for p, seq, *_ in rows if p == pid)
+        gaps += seqs != list(range(1, versions[pid] + 1))
+    return {"acked": len(shared.acked), "lost": lost, "doubled": doubled, "gaps": gaps, "actions": len(rows)}
+
+
+def replayed_views(db_path: str, pid: int) -> tuple[list[dict], bool]:
+    """The views of every seat after replaying the log from the seed (outside the server)."""
+    from app.tables.engines import new_engine
+
+    conn = sqlite3.connect(db_path)
+    try:
+        game, settings, seed = conn.execute("SELECT game, settings, seed FROM parties WHERE id=?", (pid,)).fetchone()
+        actions = conn.execute("SELECT seat, word FROM actions WHERE partie_id=? ORDER BY seq", (pid,)).fetchall()
+    finally:
+        conn.close()
+    engine = new_engine(game, json.loads(settings) if isinstance(settings, str) else settings, seed)
+    for seat, word in actions:
+        engine.apply(seat, word)
+    return [engine.view(s) for s in range(engine.n_seats)], engine.finished

@@ -1,0 +1,115 @@
+"""Crash and shutdown: the server killed (SIGKILL) or stopped (SIGTERM) under players.
+
+``KLUB_CRASH_KILLS`` is how many kills at least (a handful in ``make test``, 50 in
+``make soak``); ``KLUB_CRASH_PARTIES`` how many preferans parties are played meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections import Counter
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from tests.audit_helpers import start_partie
+from tests.crash_helpers import Shared, check_log, replayed_views, resilient_player, situation
+from tests.web_helpers import ServerProcess
+
+KILLS = int(os.environ.get("KLUB_CRASH_KILLS", "4"))
+PARTIES = int(os.environ.get("KLUB_CRASH_PARTIES", "2"))
+
+
+@pytest.fixture
+def sqlite_server(settings, backend):
+    if backend != "sqlite":
+        pytest.skip("the crash harness runs on a file SQLite database")
+    server = ServerProcess(settings)
+    server.start()
+    try:
+        yield server, make_url(settings.database_url).database
+    finally:
+        server.stop()
+
+
+def _play(server, n_parties: int, rng: random.Random, killer) -> tuple[Shared, list[int]]:
+    made = [start_partie(server.url, "preferans", random.Random(rng.random())) for _ in range(n_parties)]
+    shared = Shared()
+
+    async def main():
+        players = [
+            asyncio.create_task(resilient_player(server, pid, c, random.Random(rng.random()), shared, target=3))
+            for pid, clients, _ in made
+            for c in clients
+        ]
+        kill = asyncio.create_task(killer(shared, players))
+        await asyncio.wait_for(asyncio.gather(*players), timeout=1500)
+        return await kill
+
+    shared.result = asyncio.run(main())
+    return shared, [pid for pid, _, _ in made]
+
+
+def _assert_consistent(server, db_path: str, shared: Shared, parties: list[int]) -> dict[str, int]:
+    figures = check_log(db_path, shared, parties)
+    assert figures["lost"] == 0 and figures["doubled"] == 0 and figures["gaps"] == 0, figures
+    for pid in parties:
+        views, finished = replayed_views(db_path, pid)
+        assert finished, f"partie {pid} did not finish"
+        for (p, seat), frame in shared.final.items():
+            if p == pid:
+                assert frame["view"] == views[seat], f"partie {pid} seat {seat}: the client's table differs from the log"
+    return figures
+
+
+def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server):
+    server, db_path = sqlite_server
+    rng = random.Random(11)
+    when: Counter = Counter()
+
+    async def killer(shared: Shared, players):
+        kills = 0
+        while not all(p.done() for p in players):
+            wanted = ["bidding", "mid-trick", "other"][kills % 3]
+            for _ in range(int(rng.uniform(0.3, 1.5) / 0.02)):
+                latest = [situation(f) for f in shared.latest.values()]
+                if wanted in latest and rng.random() < 0.3:
+                    break
+                await asyncio.sleep(0.02)
+            if all(p.done() for p in players):
+                break
+            latest = [situation(f) for f in shared.latest.values()]
+            when.update(set(latest) or {"start"})
+            server.proc.kill()  # SIGKILL: no shutdown at all
+            await asyncio.to_thread(server.proc.wait)
+            kills += 1
+            await asyncio.to_thread(server.start)
+        return kills
+
+    shared, parties = _play(server, PARTIES, rng, killer)
+    figures = _assert_consistent(server, db_path, shared, parties)
+    print(f"\ncrash harness: {shared.result} SIGKILLs (tables at the kill: {dict(when)}), {figures}, "
+          f"{shared.reconnects} reconnects")
+    assert shared.result >= KILLS, f"only {shared.result} kills before the parties ended"
+    assert when["bidding"] and when["mid-trick"]
+    assert figures["acked"] > 0
+
+
+def test_sigterm_loses_nothing(sqlite_server):
+    server, db_path = sqlite_server
+    rng = random.Random(5)
+
+    async def killer(shared: Shared, players):
+        stops = 0
+        while not all(p.done() for p in players) and stops < 2:
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            await asyncio.to_thread(server.stop)  # SIGTERM, then a graceful shutdown
+            stops += 1
+            await asyncio.to_thread(server.start)
+        return stops
+
+    shared, parties = _play(server, 2, rng, killer)
+    _assert_consistent(server, db_path, shared, parties)
+    assert shared.result >= 1
