@@ -22,14 +22,16 @@ from app.web.deps import ClubDep, MemberDep
 router = APIRouter(prefix="/ui/api", tags=["ui"], include_in_schema=False)
 
 LORA_KEYS = ("index", "contract", "contract_title", "dealer", "first", "turn", "ended", "points", "trick",
-             "trick_counts", "penalty_cards", "rows", "start_rank")
+             "trick_counts", "penalty_cards", "rows", "start_rank",
+             # Lórum (issue 8): the bank, Kvart's chains, the Fast train, Domino's passes
+             "bank", "chain", "chains", "next_card", "train", "next_rank", "passes")
 PREF_KEYS = ("phase", "deal_index", "dealer", "first_bidder", "turn", "bid", "bid_holder", "declarer", "contract",
              "talon", "follow", "in_play", "trick", "trick_counts", "end", "words")
 
 
 def _public(game: str, engine) -> dict[str, Any]:
     view = engine.view(None)
-    if game == "lora":
+    if game in ("lora", "lorum"):
         deal = view.get("deal") or {}
         return {k: deal.get(k) for k in LORA_KEYS}
     hand = view.get("hand") or {}
@@ -44,7 +46,7 @@ def _hands(game: str, engine) -> list[list[str]]:
     out = []
     for s in range(engine.n_seats):
         v = engine.view(s)
-        part = v.get("deal") if game == "lora" else v.get("hand")
+        part = v.get("deal") if game in ("lora", "lorum") else v.get("hand")
         part = part or {}
         out.append(list(part.get("cards") or part.get("hand") or []))
     return out

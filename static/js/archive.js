@@ -9,9 +9,10 @@
   const players = data.players;
 
   if (data.view) {
-    if (data.game === "lora") {
+    if (data.game === "lora" || data.game === "lorum") {
       const v = data.view;
-      sheet.append(K.sheets.lora(players, v.score, v.finished ? null : v.deal && v.deal.index, null));
+      const draw = data.game === "lora" ? K.sheets.lora : K.sheets.lorum;
+      sheet.append(draw(players, v.score, v.finished ? null : v.deal && v.deal.index, null));
     } else {
       sheet.append(K.sheets.papir(players, data.view.papir, data.view.result, null));
     }
@@ -62,8 +63,9 @@
     const steps = rec.steps;
     const cur = steps[st.step];
     const t = cur.table;
-    const lora = rec.game === "lora";
-    const title = lora ? `${K.T("Deal {n} of 28", { n: rec.deal + 1 })} · ${K.sheets.loraContract(rec.deal)}`
+    const lora = rec.game === "lora" || rec.game === "lorum";
+    const contract = rec.game === "lorum" ? K.sheets.LORUM_CONTRACTS[rec.deal % 7] : K.sheets.loraContract(rec.deal);
+    const title = lora ? `${K.T("Deal {n} of 28", { n: rec.deal + 1 })} · ${contract}`
       : `${K.T("Hand {n}", { n: rec.deal + 1 })}` + (t.contract ? ` · ${t.contract.label} (${players[t.declarer]})` : "");
     box.append(K.el("h3.replay-title", { text: title }));
     const bar = K.el("div.replay-bar", { role: "toolbar", "aria-label": K.T("Step") },
@@ -91,6 +93,15 @@
         row.forEach((c) => r.append(C.card(c, { small: true })));
         mid.append(r);
       }
+    } else if (t.chain || t.train) {
+      // Lórum's Kvart (closed chains and the open one) and Fast train, with the card just played
+      const rows = t.train ? [t.train] : (t.chains || []).concat(t.chain.length ? [t.chain] : []);
+      for (const row of rows) {
+        const r = K.el("span.layout-cards");
+        row.forEach(([s, c]) => r.append(C.card(c, { small: true, cls: s === acting && c === cur.action[1] ? "just" : null })));
+        mid.append(r);
+      }
+      if (t.bank !== undefined && t.bank !== null) mid.append(K.el("span.bank", { text: ` ${K.T("Bank")}: ${t.bank}` }));
     } else {
       trick.forEach(([s, c]) => mid.append(K.el("span.rt", null, C.card(c, { small: true, cls: s === acting ? "just" : null }), K.el("small", { text: " " + players[s] }))));
     }

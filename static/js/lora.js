@@ -1,10 +1,11 @@
-/* Klub: the Lora table — trick contracts, the layout of contract 7, the score sheet. */
+/* Klub: the Lora table — trick contracts, the layout of contract 7, the score sheet.
+   Lórum (issue 8) shares it: its trick contracts and its Domino are Lora's, plus Kvart's
+   chain, the Fast train and the bank. */
 "use strict";
 (function () {
   const K = window.Klub;
   K.games = K.games || {};
   const C = () => K.cards;
-  const PENALTY_CONTRACTS = new Set([3, 4, 5, 6]);
   const LAYOUT_SUITS = ["S", "H", "C", "D"];
   let daljeFor = -1;
   let sheetKey = "";
@@ -39,7 +40,56 @@
     return box;
   }
 
-  K.games.lora = {
+  /* A row of played cards, each with who played it (Kvart's chains, the Fast train). */
+  function playedRow(ctl, plays, cls) {
+    const row = K.el("span.layout-cards.played-row" + (cls ? "." + cls : ""));
+    plays.forEach(([s, c]) => row.append(C().card(c, { small: true, cls: `by-${ctl.rel(s)}` })));
+    return row;
+  }
+
+  /* Lórum's Kvart: the closed chains, the open one and the card it needs. */
+  function kvart(ctl, deal) {
+    const box = K.el("div.layout.kvart", { role: "group", "aria-label": "Kvart" });
+    (deal.chains || []).slice(-3).forEach((ch) => box.append(K.el("div.layout-row.closed", null, playedRow(ctl, ch, "done"))));
+    const open = K.el("div.layout-row.open-chain", null, K.el("span.row-label", { text: K.T("Chain") + ": " }),
+      playedRow(ctl, deal.chain || []));
+    box.append(open);
+    const need = deal.next_card ? K.T("The chain needs {card}", { card: C().label(deal.next_card) }) : K.T("A new chain: any card");
+    if (!deal.ended) box.append(K.el("p.layout-start.needs", { dataset: { needs: deal.next_card || "" }, text: need }));
+    return box;
+  }
+
+  /* Lórum's Fast train: the cards so far and the rank it needs next. */
+  function train(ctl, deal) {
+    const box = K.el("div.layout.train", { role: "group", "aria-label": K.T("Train") });
+    const cars = deal.train || [];
+    box.append(K.el("div.layout-row", null, K.el("span.row-label", { text: K.T("Train") + ": " }), playedRow(ctl, cars.slice(-10))));
+    const rank = deal.next_rank;
+    const need = rank ? K.T("The train needs a {rank} of any suit", { rank: rank === "T" ? "10" : rank }) : K.T("Any card starts the train");
+    if (!deal.ended) box.append(K.el("p.layout-start.needs", { dataset: { needs: rank || "" }, text: need }));
+    return box;
+  }
+
+  /* The game's own parts: Lora's are the defaults. */
+  const LORA = {
+    isTrick: (contract) => contract !== 7,
+    penalty: new Set([3, 4, 5, 6]),
+    title: (deal) => K.sheets.loraContract(deal.index),
+    sheet: (names, score, current, seat) => K.sheets.lora(names, score, current, seat),
+    dealPoints: (d) => d.points,
+    signedGood: false,
+  };
+  const LORUM = {
+    isTrick: (contract) => [1, 2, 3, 6].includes(contract),
+    penalty: new Set([1, 2, 6]),
+    title: (deal) => deal.contract_title,
+    sheet: (names, score, current, seat) => K.sheets.lorum(names, score, current, seat),
+    dealPoints: (d) => d.transfers,
+    signedGood: true,
+  };
+
+  function makeGame(G) {
+  return {
     nSeats: 4,
 
     transition(prev, ev, ctl) {
@@ -47,7 +97,7 @@
       const pd = prev && prev.deal;
       if (!a || !pd || a.word === "dalje") return null;
       const dealChanged = ev.view.deal && ev.view.deal.index !== pd.index;
-      if (pd.contract !== 7 && pd.trick && pd.trick.length === 3) {
+      if (G.isTrick(pd.contract) && pd.trick && pd.trick.length === 3) {
         const plays = pd.trick.concat([[a.seat, a.word]]);
         return { plays, winner: C().trickWinner(plays, null), dealEnded: dealChanged, factor: dealChanged ? 1.6 : 1 };
       }
@@ -62,12 +112,13 @@
       if (deal.dealer === s) box.append(K.el("span.chip.dealer", { title: K.T("dealer"), text: "D" }));
       // who leads the trick on the table (or the next one)
       const leader = deal.trick && deal.trick.length ? deal.trick[0][0] : deal.turn;
-      if (leader === s && deal.contract !== 7 && !deal.ended) box.append(K.el("span.chip.leads", { text: K.T("leads") }));
+      if (leader === s && G.isTrick(deal.contract) && !deal.ended) box.append(K.el("span.chip.leads", { text: K.T("leads") }));
       if (s !== ctl.seat) box.append(C().backs(deal.hand_sizes[s], `${deal.hand_sizes[s]}`));
       if (deal.trick_counts) {
         box.append(K.el("span.tricks-count", { title: K.T("tricks") }, `${K.T("tricks")}: ${deal.trick_counts[s]}`));
       }
-      if (deal.penalty_cards && PENALTY_CONTRACTS.has(deal.contract) && deal.penalty_cards[s].length) {
+      if (deal.passes && deal.passes[s]) box.append(K.el("span.tricks-count.passes", { text: `dalje: ${deal.passes[s]}` }));
+      if (deal.penalty_cards && G.penalty.has(deal.contract) && deal.penalty_cards[s].length) {
         const pen = K.el("span.penalty", { "aria-label": K.T("Penalty cards") });
         deal.penalty_cards[s].forEach((c) => pen.append(C().card(c, { small: true, cls: "mini" })));
         box.append(pen);
@@ -83,9 +134,13 @@
       K.clear(ui.info);
       if (deal) {
         ui.info.append(
-          K.el("span.contract-name", { text: K.sheets.loraContract(deal.index) }),
+          K.el("span.contract-name", { text: G.title(deal) }),
           K.el("span.deal-no", { text: K.T("Deal {n} of 28", { n: deal.index + 1 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[deal.dealer]}` }));
+      }
+      if (v.game === "lorum") {
+        const bank = deal && !v.finished ? deal.bank : v.score.bank;
+        ui.info.append(K.el("span.bank", { id: "bank", title: K.T("Bank") }, `${K.T("Bank")}: `, K.el("b", { text: String(bank) })));
       }
       // the middle of the table
       K.clear(ui.center);
@@ -101,19 +156,34 @@
         ui.center.append(trickArea(ctl, p.plays, p.winner));
       } else if (p && p.layoutOf) {
         const d = JSON.parse(JSON.stringify(p.layoutOf));
-        const s = ["S", "D", "H", "C"].indexOf(p.lastCard.word[1]);
-        if (!d.start_rank) d.start_rank = p.lastCard.word[0];
-        d.rows[s] = d.rows[s].concat([p.lastCard.word]);
-        ui.center.append(layout(ctl, d));
+        const last = [p.lastCard.seat, p.lastCard.word];
+        d.ended = true;
+        if (d.contract === 7) {
+          const s = ["S", "D", "H", "C"].indexOf(p.lastCard.word[1]);
+          if (!d.start_rank) d.start_rank = p.lastCard.word[0];
+          d.rows[s] = d.rows[s].concat([p.lastCard.word]);
+          ui.center.append(layout(ctl, d));
+        } else if (d.train) {
+          d.train = d.train.concat([last]);
+          ui.center.append(train(ctl, d));
+        } else if (d.chain) {
+          d.chain = d.chain.concat([last]);
+          ui.center.append(kvart(ctl, d));
+        }
       } else if (deal && deal.contract === 7) {
         ui.center.append(layout(ctl, deal));
+      } else if (deal && deal.train) {
+        ui.center.append(train(ctl, deal));
+      } else if (deal && deal.chain) {
+        ui.center.append(kvart(ctl, deal));
       } else if (deal) {
         ui.center.append(trickArea(ctl, deal.trick || [], null));
       }
       if (p && p.dealEnded) {
         const last = v.score.deals[v.score.deals.length - 1];
         if (last) {
-          const pts = last.points.map((x, s) => `${names[s]} ${x > 0 ? "+" : ""}${x}`).join(" · ");
+          let pts = G.dealPoints(last).map((x, s) => `${names[s]} ${x > 0 ? "+" : ""}${x}`).join(" · ");
+          if (last.bank) pts += ` · ${K.T("Bank")} ${last.bank > 0 ? "+" : ""}${last.bank}`;
           ui.center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", pts));
         }
       }
@@ -132,10 +202,10 @@
         }
       } else K.clear(ui.hand);
       // the score sheet beside the table
-      const key = JSON.stringify([v.score.totals, v.score.deals.length, deal && deal.index, v.finished, names]);
+      const key = JSON.stringify([v.game, v.score.totals, v.score.deals.length, deal && deal.index, v.finished, names]);
       if (key !== sheetKey) {
         sheetKey = key;
-        K.clear(ui.sheet).append(K.sheets.lora(names, v.score, v.finished ? null : deal && deal.index, ctl.seat));
+        K.clear(ui.sheet).append(G.sheet(names, v.score, v.finished ? null : deal && deal.index, ctl.seat));
         const cur = ui.sheet.querySelector("tr.current");
         if (cur && cur.scrollIntoView && ui.sheet.scrollHeight > ui.sheet.clientHeight) {
           ui.sheet.scrollTop = Math.max(0, cur.offsetTop - ui.sheet.clientHeight / 2);
@@ -143,4 +213,8 @@
       }
     },
   };
+  }
+
+  K.games.lora = makeGame(LORA);
+  K.games.lorum = makeGame(LORUM);
 })();

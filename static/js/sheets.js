@@ -1,4 +1,4 @@
-/* Klub: the paper — Lora's score sheet (28 rows) and the preferans papir. */
+/* Klub: the paper — Lora's and Lórum's score sheets (28 rows) and the preferans papir. */
 "use strict";
 (function () {
   const K = window.Klub;
@@ -51,6 +51,64 @@
     }
     table.append(foot);
     return K.el("div.paper.lora-paper", null, K.el("h2.paper-title", { text: K.T("Score sheet") }), table);
+  };
+
+  /* Lórum's contract titles (the engine's contract_title; proper names at the Club's table). */
+  S.LORUM_CONTRACTS = ["Herc", "Dame", "Bez štihova", "Kvart", "Brzi voz", "Čupavi majmun", "Domino"];
+
+  /* Lórum: players[4], result {deals: [{contract, transfers, bank}], bank, totals, places}.
+     Chips: + won, − paid; the bank column is the bank after each deal. */
+  S.lorum = function (players, result, current, mySeat) {
+    const deals = (result && result.deals) || [];
+    const table = K.el("table.lora-sheet.lorum-sheet", { "aria-label": K.T("Score sheet") });
+    const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
+    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", text: p })));
+    head.append(K.el("th.bank-col", { scope: "col", title: K.T("Bank after the deal"), text: K.T("Bank") }));
+    table.append(K.el("thead", null, head));
+    const body = K.el("tbody");
+    const running = [0, 0, 0, 0];
+    let bank = 0;
+    for (let k = 0; k < 28; k++) {
+      const dealer = Math.floor(k / 7);
+      const title = S.LORUM_CONTRACTS[k % 7];
+      const row = K.el("tr" + (k % 7 === 0 ? ".dealer-start" : "") + (k === current ? ".current" : ""),
+        { dataset: { deal: String(k) }, "aria-current": k === current ? "true" : null });
+      row.append(K.el("td.num", { text: String(k + 1) }));
+      row.append(K.el("td.contract", { title: `${title} · ${K.T("dealer")}: ${players[dealer]}` }, title));
+      const d = deals[k];
+      for (let s = 0; s < 4; s++) {
+        if (d) {
+          const x = d.transfers[s];
+          running[s] += x;
+          row.append(K.el("td.pts" + (s === dealer ? ".dealer-col" : "") + (x > 0 ? ".good" : x < 0 ? ".bad" : ""),
+            { title: signed(x) },
+            K.el("span.run", { text: String(running[s]) }),
+            x ? K.el("small.delta", { text: signed(x) }) : null));
+        } else row.append(K.el("td.pts.empty" + (s === dealer ? ".dealer-col" : "")));
+      }
+      if (d) {
+        bank += d.bank;
+        row.append(K.el("td.bank-col", { title: signed(d.bank) }, K.el("span.run", { text: String(bank) }),
+          d.bank ? K.el("small.delta", { text: signed(d.bank) }) : null));
+      } else row.append(K.el("td.bank-col.empty"));
+      body.append(row);
+    }
+    table.append(body);
+    const totals = (result && result.totals) || running;
+    const places = (result && result.places) || [];
+    const foot = K.el("tfoot");
+    const tr = K.el("tr.totals", null, K.el("th", { scope: "row", colspan: "2", text: K.T("Total") }));
+    totals.forEach((t) => tr.append(K.el("td", { text: String(t) })));
+    tr.append(K.el("td.bank-col", { title: K.T("Bank"), text: String(result && "bank" in result ? result.bank : bank) }));
+    foot.append(tr);
+    if (places.length && deals.length) {
+      const pr = K.el("tr.places", null, K.el("th", { scope: "row", colspan: "2", text: K.T("Place") }));
+      places.forEach((p) => pr.append(K.el("td" + (p === 1 ? ".first" : ""), { text: p + "." })));
+      pr.append(K.el("td.bank-col"));
+      foot.append(pr);
+    }
+    table.append(foot);
+    return K.el("div.paper.lora-paper.lorum-paper", null, K.el("h2.paper-title", { text: K.T("Score sheet") }), table);
   };
 
   function column(values, cls, label) {
