@@ -44,10 +44,12 @@ def page(browser):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # The Content-Security-Policy (app/web/security.py) must not block anything the pages do.
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     pg.js_errors = errors
     yield pg
     ctx.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    assert not errors, f"JavaScript errors or CSP violations: {errors}"
 
 
 def register(page, server, prefix="igrac") -> str:
@@ -83,6 +85,20 @@ def lora_public_cards(view) -> set[str]:
     out = set(deal.get("hand") or [])
     out |= {w for _, w in deal["actions"] if w != "dalje"}
     return out
+
+
+def test_content_security_policy_is_enforced(page, server):
+    """The CSP is on and a violation shows in the console (so the fixture's check can catch one)."""
+    register(page, server, "csp")
+    r = page.goto(server.url + "/lobby")
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(m.text))
+    page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.inlineRan = 1'; document.head.appendChild(s); }")
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.inlineRan") is None
+    assert any("Content Security Policy" in t for t in seen), seen
+    page.js_errors.clear()  # that violation was on purpose
 
 
 def test_lora_partie_against_three_computer_players(page, server):
