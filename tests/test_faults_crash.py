@@ -72,6 +72,8 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server):
     async def killer(shared: Shared, players):
         kills = 0
         while not all(p.done() for p in players):
+            if kills >= KILLS and when["bidding"] and when["mid-trick"]:
+                break
             wanted = ["bidding", "mid-trick", "other"][kills % 3]
             for _ in range(int(rng.uniform(0.3, 1.5) / 0.02)):
                 latest = [situation(f) for f in shared.latest.values()]
@@ -86,6 +88,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server):
             await asyncio.to_thread(server.proc.wait)
             kills += 1
             await asyncio.to_thread(server.start)
+        shared.enough = True
         return kills
 
     shared, parties = _play(server, PARTIES, rng, killer)
@@ -108,6 +111,7 @@ def test_sigterm_loses_nothing(sqlite_server):
             await asyncio.to_thread(server.stop)  # SIGTERM, then a graceful shutdown
             stops += 1
             await asyncio.to_thread(server.start)
+        shared.enough = True
         return stops
 
     shared, parties = _play(server, 2, rng, killer)
