@@ -103,7 +103,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"  {name:8} {password}")
         print("=" * 64, flush=True)
     print(f"Klub: http://{args.host}:{args.port}/  (API: /docs)", flush=True)
-    uvicorn.run("app.web.main:create_app", factory=True, host=args.host, port=args.port)
+    # WebSocket messages over 64 KB close the socket before they are read whole (the
+    # table socket answers frames over 16 KB with an error: app/tables/ws.py).
+    uvicorn.run("app.web.main:create_app", factory=True, host=args.host, port=args.port, ws_max_size=64 * 1024)
     return 0
 
 

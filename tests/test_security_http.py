@@ -58,6 +58,19 @@ def test_security_headers_on_pages_api_static_and_errors(client, app):
     assert csp["connect-src"].startswith("connect-src 'self'")
 
 
+def test_security_headers_on_an_unexpected_error(app):
+    from fastapi.testclient import TestClient
+
+    @app.get("/boom-for-test")
+    def boom():
+        raise RuntimeError("boom")
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/boom-for-test")
+    assert r.status_code == 500 and r.json()["error"]["code"] == "internal"
+    check_headers(r)
+
+
 def test_pages_have_no_inline_scripts_or_styles(client, app):
     pid, clients = members_partie(app)
     ana = clients[0]

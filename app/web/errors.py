@@ -45,4 +45,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return JSONResponse({"error": {"code": "internal", "message": "internal error"}}, status_code=500)
+        # This handler runs outside the middleware stack: add the security headers here.
+        from app.web.security import security_headers
+
+        headers = {k.decode(): v.decode() for k, v in security_headers(request.app.state.club.settings)}
+        return JSONResponse({"error": {"code": "internal", "message": "internal error"}}, status_code=500, headers=headers)
