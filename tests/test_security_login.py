@@ -86,6 +86,16 @@ def test_throttle_window_passes_and_success_clears_the_account(app, settings):
     service.login(db, settings, "ana", PASSWORD, "10.4.0.1")
 
 
+def test_wrong_current_passwords_count_as_failed_logins(app, settings):
+    ana = client_for(app, "ana")
+    for _ in range(settings.login_max_failures):
+        r = ana.post("/api/auth/password", json={"old_password": "pogresna-lozinka", "new_password": "nova-lozinka-5"})
+        assert r.status_code == 403
+    r = ana.post("/api/auth/password", json={"old_password": PASSWORD, "new_password": "nova-lozinka-5"})
+    assert r.status_code == 429 and "retry-after" in r.headers
+    assert client_for(app, "boki").post("/api/auth/login", json={"name": "ana", "password": PASSWORD}).status_code == 429
+
+
 def test_password_policy(client):
     def register(name, password):
         return client.post("/api/auth/register", json={"name": name, "password": password})

@@ -73,7 +73,7 @@ def logout(member: MemberDep, response: Response, club: ClubDep, everywhere: boo
 
 @router.post("/auth/password", summary="Change my password; my other sessions end")
 def change_password(body: PasswordChange, member: MemberDep, club: ClubDep):
-    ended = service.change_password(club.db, member, body.old_password, body.new_password)
+    ended = service.change_password(club.db, member, body.old_password, body.new_password, club.settings)
     club.notify_sessions_ended(ended)
     return {"ok": True}
 

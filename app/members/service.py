@@ -173,12 +173,22 @@ def end_all_sessions(db: Database, member_id: int, except_session: str | None = 
     return ids
 
 
-def change_password(db: Database, member: CurrentMember, old: str, new: str) -> list[str]:
-    """Set a new password; every other session of the member ends (their ids are returned)."""
+def change_password(
+    db: Database, member: CurrentMember, old: str, new: str, settings: Settings | None = None
+) -> list[str]:
+    """Set a new password; every other session of the member ends (their ids are returned).
+
+    With ``settings``, wrong current passwords count as failed logins of the account.
+    """
     _check_password(new)
+    keys = throttle.keys_for(member.name, None)
+    if settings is not None:
+        throttle.check(db, settings, keys)
     with db.read() as s:
         current_hash = s.get(Member, member.id).password_hash
     if not passwords.verify_password(current_hash, str(old)):
+        if settings is not None:
+            throttle.record_failure(db, settings, keys)
         raise ClubError("the current password is wrong", code="bad_credentials", status=403)
     new_hash = passwords.hash_password(new)
     with db.write() as s:
