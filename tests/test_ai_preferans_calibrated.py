@@ -10,7 +10,7 @@ import pytest
 from app.ai.preferans.bots import MAJSTOR, PreferansBot
 from app.ai.preferans.knowledge import PreferansKnowledge, read_view
 from app.ai.preferans.sampler import PILE, sample_hands
-from app.ai.preferans.simulated import contract_fit
+from app.ai.preferans.simulated import PROLAZ, SimulatedChoices, against_table, contract_fit
 from app.ai.preferans.solver import PlaySolver, RuleDefenceSolver
 from app.ai.preferans.worlds import IMPERFECT, NodeBudget, makes
 from app.games.cards import FULL_MASK
@@ -92,3 +92,27 @@ def test_defender_play_worlds_fit_the_contract() -> None:
         assert w[1] == hand and w[0].bit_count() == 10
     me_declarer = PreferansKnowledge(seat=0, phase="igra", hand=hand, declarer=0, contract="tref", trump=3, in_play=(0, 1, 2))
     assert len(bot._play_worlds(me_declarer, random.Random(0), 5)) == 5
+
+
+def test_following_pays_unless_the_defence_falls() -> None:
+    assert against_table(0, 10, 4) > PROLAZ  # a caller whose side takes nothing falls
+    assert against_table(4, 6, 4) < PROLAZ  # four tricks written and no fall beat a prolaz
+    assert against_table(5, 5, 4) < against_table(4, 6, 4)  # and the declarer failing is better still
+    assert against_table(1, 9, 2) > PROLAZ  # sam with one trick falls
+
+
+def follow_choices(hand: int, words: list[str], said: list[list]) -> str | None:
+    know = PreferansKnowledge(seat=1, phase="pracenje", hand=hand, declarer=0, contract="karo", trump=1)
+    h = {"phase": "pracenje", "deal_index": 0, "first_bidder": 1, "follow": {"words": said}}
+    return SimulatedChoices(8, 4_000, 800, 1, sample_hands).decide(know, h, words)
+
+
+def test_simulated_follow_follows_strong_hands_and_passes_weak_ones() -> None:
+    suits = lambda *cards: sum(1 << c for c in cards)  # noqa: E731
+    strong = suits(7, 6, 5, 15, 23, 22, 21, 31, 30, 29)  # aces and kings everywhere
+    weak = suits(0, 1, 2, 3, 8, 16, 17, 24, 25, 26)  # nothing higher than a ten
+    assert follow_choices(strong, ["pratim", "ne pratim"], []) == "pratim"
+    assert follow_choices(weak, ["pratim", "ne pratim"], []) == "ne pratim"
+    assert follow_choices(weak, ["sam", "kontra", "zovem", "ne pratim"], [[2, "ne pratim"]]) == "ne pratim"
+    assert follow_choices(strong, ["sam", "kontra", "zovem", "ne pratim"], [[2, "ne pratim"]]) in ("sam", "zovem", "kontra")
+    assert follow_choices(weak, ["kontra", "zovem", "sam"], [[1, "pratim"], [2, "ne pratim"]]) in ("zovem", "sam")

@@ -12,13 +12,47 @@ from app.games.cards import CARD_NAMES
 from app.games.preferans.contracts import CONTRACT_VALUE, CONTRACT_WORDS
 
 from app.ai.preferans.auction import Outlook, auction_outlook, leader_for, plan_outlook, skart_plans, trump_of
-from app.ai.preferans.evaluation import betl_risk, contract_tricks
+from app.ai.preferans.evaluation import betl_risk, contract_tricks, defence_tricks
 from app.ai.preferans.knowledge import SUIT_WORDS, PreferansKnowledge
+from app.ai.preferans.solver import RuleDefenceSolver
 from app.ai.preferans.worlds import NodeBudget, World, conditioned, makes
 
 DECLARATIONS = ("igra", "betl", "sans")
 KONTRA_FAIL = 0.7  # kontra when the declarer fails in this share of the worlds
 REKONTRA_MAKE = 0.9
+FOLLOW_SHIFT = 1  # tricks real defence holds the declarer below the rule defence (vs perfect: 1.3 on average)
+FOLLOW_MARGIN = 0.5  # pratim only when following is worth this much more than letting it pass (per v)
+PASSER_STRENGTH = 2.0  # a defender who says ne pratim holds fewer defence tricks than this (hand evaluation)
+PROLAZ = 10 / 3  # my result against the table when nobody follows, per v (the declarer writes -v bule)
+
+
+def against_table(my_tricks: int, declarer_tricks: int, fall_below: int) -> float:
+    """My result change minus the table mean, per v, when I write my defence's tricks
+    (``my_tricks``) against the declarer and fall below ``fall_below`` of them."""
+    fall = my_tricks < fall_below
+    bule = (-1 if declarer_tricks >= 6 else 1) + fall
+    return -my_tricks + 10 * fall - 10 * bule / 3
+
+
+def rule_value(seats: tuple[int, ...], world: World, declarer: int, trump: int | None, leader: int) -> int:
+    """Declarer tricks with the seats ``seats`` in play, he searching, the defence by the rules."""
+    hands = [world[s] if s in seats else 0 for s in range(3)]
+    solver = RuleDefenceSolver(seats, declarer, trump, False)
+    lo, hi = 0, 10
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if solver.reaches(hands, leader, mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def leader_among(seats: tuple[int, ...], name: str, declarer: int, first_bidder: int) -> int:
+    """Who leads when only ``seats`` play (as the engine sets it up)."""
+    if name == "sans":
+        return (declarer + 2) % 3 if (declarer + 2) % 3 in seats else (declarer + 1) % 3
+    return next(s for s in (first_bidder, (first_bidder + 1) % 3, (first_bidder + 2) % 3) if s in seats)
 
 
 def contract_fit(know: PreferansKnowledge) -> Callable[[World], float]:
@@ -159,6 +193,38 @@ class SimulatedChoices:
 
         return self._remember(("fails", h["deal_index"], know.seat, know.hand, name), compute)
 
+    def _follow_values(self, know: PreferansKnowledge, h: dict[str, Any]) -> dict[str, float]:
+        """My expected result against the table (per v, lower is better) if nobody follows,
+        if I follow alone (sam: the declarer and I play two-handed) and if I call (zovem:
+        both defenders play, I write and answer for their tricks), in worlds fitted to the
+        contract; the defence holds the declarer ``FOLLOW_SHIFT`` below the rule defence."""
+        d, name = know.declarer, know.contract
+        assert d is not None and name is not None
+        trump = trump_of(name)
+        me = know.seat
+
+        def compute() -> dict[str, float]:
+            rng = self._rng(h, "follow-values", know.hand)
+            fit = contract_fit(know)
+            said = (h.get("follow") or {}).get("words", [])
+            passed = [s for s, w in said if w == "ne pratim" and s != me]
+            if passed:  # the other defender did not follow: his hand is weak for defence
+                other = passed[0]
+                contract_fits = fit
+                fit = lambda w: min(contract_fits(w), PASSER_STRENGTH - defence_tricks(w[other], trump))  # noqa: E731
+            worlds = conditioned(lambda r: self.draw(know, r), fit, rng, self.worlds, self.worlds * 8)
+            first = h["first_bidder"]
+            pair = tuple(sorted((d, me)))
+            out = {"ne pratim": PROLAZ, "sam": 0.0, "zovem": 0.0}
+            for w in worlds:
+                three = max(0, rule_value((0, 1, 2), w, d, trump, leader_among((0, 1, 2), name, d, first)) - FOLLOW_SHIFT)
+                two = max(0, rule_value(pair, w, d, trump, leader_among(pair, name, d, first)) - FOLLOW_SHIFT)
+                out["sam"] += against_table(10 - two, two, 2) / len(worlds)
+                out["zovem"] += against_table(10 - three, three, 4) / len(worlds)
+            return out
+
+        return self._remember(("follow-values", h["deal_index"], me, know.hand, name), compute)
+
     def _follow(self, know: PreferansKnowledge, h: dict[str, Any], words: list[str]) -> str | None:
         if "rekontra" in words:
             return "rekontra" if 1 - self._declarer_fails(know, h) >= REKONTRA_MAKE else "moze"
@@ -168,5 +234,16 @@ class SimulatedChoices:
                 return "kontra"
             if "moze" in words:
                 return "moze"
-            return None
+        if know.betl or know.declarer is None or (know.contract == "pik" and not know.declared):
+            return None  # betl and pik sa talonom: kontra or not, decided above or by the evaluation
+        said = [w for _, w in (h.get("follow") or {}).get("words", [])]
+        if "sam" in words or "zovem" in words:  # I may play alone or call: pick the best
+            values = self._follow_values(know, h)
+            return min((w for w in words if w in values), key=lambda w: values[w])
+        if "pratim" in words and not said:
+            # the first to speak does not know whether the other joins (then each answers for
+            # his own tricks, as alone) or passes (then he may call): follow if the worse of
+            # playing alone and calling still beats a prolaz
+            values = self._follow_values(know, h)
+            return "pratim" if max(values["sam"], values["zovem"]) < PROLAZ - FOLLOW_MARGIN else "ne pratim"
         return None
