@@ -10,6 +10,7 @@ cards follow from the cards already played, so they need not be in the key.
 from __future__ import annotations
 
 from app.games.lora.contracts import N_SEATS
+from app.games.cards import cards_of as _bits
 
 Points = tuple[int, int, int, int]
 
@@ -77,12 +78,3 @@ class LayoutSolver:
         assert best is not None
         self.memo[key] = best
         return best
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -6,18 +6,11 @@ look only at one seat's hand, the trick on the table and the cards already playe
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS
+from app.games.cards import SUIT_MASKS, cards_of as _cards
 from app.games.lora.contracts import N_SEATS, Contract
-from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK
+from app.games.lora.deal import PENALTY_MASKS
 
-PENALTY_CARDS = {
-    Contract.STO_VISE: 0,
-    Contract.STO_MANJE: 0,
-    Contract.DAME: QUEENS_MASK,
-    Contract.HERC: HEARTS_MASK,
-    Contract.ZANDAR_TREF: 1 << JACK_OF_CLUBS,
-    Contract.KING_AND_LAST: 1 << KING_OF_HEARTS,
-}
+PENALTY_CARDS = PENALTY_MASKS
 
 
 def trick_card(contract: Contract, hand: int, trick: list[int]) -> int:
@@ -106,12 +99,3 @@ def _lowest_rank(mask: int) -> int:
 
 def _highest_rank(mask: int) -> int:
     return max(_cards(mask), key=lambda c: (c & 7, c))
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -14,22 +14,15 @@ hearts so far (the ``HercContext``).
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS
+from app.games.cards import SUIT_MASKS, cards_of as _bits
 from app.games.lora.contracts import N_SEATS, Contract
-from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK
+from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, PENALTY_MASKS, QUEENS_MASK
 
 INF = 1 << 20
 HERC_NOBODY = 4  # no heart taken yet
 HERC_MIXED = 5  # hearts taken by two or more seats: nobody can take all eight
 
-_SPECIAL = {
-    Contract.STO_VISE: 0,
-    Contract.STO_MANJE: 0,
-    Contract.DAME: QUEENS_MASK,
-    Contract.HERC: HEARTS_MASK,
-    Contract.ZANDAR_TREF: 1 << JACK_OF_CLUBS,
-    Contract.KING_AND_LAST: 1 << KING_OF_HEARTS,
-}
+_SPECIAL = PENALTY_MASKS
 
 
 class SearchAborted(Exception):
@@ -290,12 +283,3 @@ class TrickSolver:
         if wants_tricks:
             return sorted(moves, key=lambda c: -(c & 7))
         return sorted(moves, key=lambda c: c & 7)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

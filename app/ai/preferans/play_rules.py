@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS
+from app.games.cards import SUIT_MASKS, cards_of as _cards
 
 
 def legal_cards(hand: int, cards: list[int], trump: int | None) -> int:
@@ -69,12 +69,3 @@ def rule_card(hand: int, cards: list[int], trick_seats: list[int], seat: int, de
             return min(winners, key=lambda c: (c >> 3 == trump, c & 7))
         return max(winners, key=lambda c: (c >> 3 != trump, c & 7))
     return min(mine, key=lambda c: (c & 7, c))
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

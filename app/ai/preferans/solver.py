@@ -8,7 +8,7 @@ and the leader at trick boundaries is exact.
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS
+from app.games.cards import SUIT_MASKS, cards_of as _bits
 
 from app.ai.preferans.play_rules import rule_card
 
@@ -153,14 +153,6 @@ class PlaySolver:
         out.reverse()
         return out
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class RuleDefenceSolver(PlaySolver):

@@ -19,7 +19,6 @@ from app.games.cards import (
 from app.games.lora.contracts import (
     N_DEALS,
     N_SEATS,
-    Contract,
     contract_of,
     dealer_of,
     first_player_of,
