@@ -87,6 +87,10 @@ def first_start_accounts(database_url: str) -> list[tuple[str, str]]:
         db.dispose()
 
 
+# Bytes above the table socket's frame cap that uvicorn still reads (the socket then answers with an error).
+WS_SLACK = 1024
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -103,9 +107,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"  {name:8} {password}")
         print("=" * 64, flush=True)
     print(f"Klub: http://{args.host}:{args.port}/  (API: /docs)", flush=True)
-    # WebSocket messages over 64 KB close the socket before they are read whole (the
-    # table socket answers frames over 16 KB with an error: app/tables/ws.py).
-    uvicorn.run("app.web.main:create_app", factory=True, host=args.host, port=args.port, ws_max_size=64 * 1024)
+    from app.tables.ws import MAX_FRAME
+
+    # The table socket answers frames over 16 KB with an error, however the app is
+    # served (app/tables/ws.py); here uvicorn also closes the socket (1009, with a reason)
+    # on a message a little bigger, before it is read whole.
+    uvicorn.run(
+        "app.web.main:create_app", factory=True, host=args.host, port=args.port, ws_max_size=MAX_FRAME + WS_SLACK
+    )
     return 0
 
 

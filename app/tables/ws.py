@@ -27,7 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from app.club import Club
 from app.errors import ClubError
 from app.members.service import CurrentMember, authenticate, touch_member
-from app.tables import chat, presence, service
+from app.tables import chat, presence, ratelimit, service
 from app.web.cookies import session_token
 
 log = logging.getLogger("klub.ws")
@@ -54,6 +54,7 @@ class TableConnection:
         self.token: str | None = None
         self.send_lock = asyncio.Lock()
         self.tokens, self.refilled = float(RATE_BURST), time.monotonic()
+        self.limits: ratelimit.MemberLimits | None = None  # shared by the member's sockets
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
@@ -122,13 +123,14 @@ class TableConnection:
         self.tokens -= 1
         return True
 
-    async def handle(self, text: str) -> None:
-        if not self._allowed():
+    async def handle(self, data: str | bytes) -> None:
+        if not self._allowed() or (self.limits is not None and not self.limits.allow(self.member.id)):
             await self.error("rate_limited", "too many frames; slow down")
             return
-        if len(text) > MAX_FRAME:
+        if frame_size(data) > MAX_FRAME:
             await self.error("frame_too_large", f"a frame has at most {MAX_FRAME} bytes")
             return
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         try:
             msg = json.loads(text)
         except ValueError:
@@ -207,6 +209,13 @@ class TableConnection:
         return True
 
 
+def frame_size(data: str | bytes) -> int:
+    """A frame's size in bytes as it came over the wire (UTF-8), before anything is parsed."""
+    if isinstance(data, bytes) or len(data) > MAX_FRAME or len(data) * 4 <= MAX_FRAME:
+        return len(data)  # bytes; or surely over / surely under the cap whatever the characters
+    return len(data.encode("utf-8", "surrogatepass"))
+
+
 def _presence_key(partie_id: int, member_id: int) -> tuple[int, int]:
     return partie_id, member_id
 
@@ -225,8 +234,14 @@ async def table_socket(websocket: WebSocket, partie_id: int):
         await websocket.close(code=CLOSE_POLICY)
         return
     await websocket.accept()
+    limits = ratelimit.limits_of(websocket.app)
+    if not limits.open(member.id):
+        message = f"at most {limits.max_connections} table connections per member; close another one"
+        await websocket.send_text(json.dumps({"type": "error", "code": "too_many_connections", "message": message}))
+        await websocket.close(code=ratelimit.CLOSE_TOO_MANY, reason="too many connections")
+        return
     conn = TableConnection(websocket, club, partie_id, member, None)
-    conn.token = token
+    conn.token, conn.limits = token, limits
     queue = club.hub.subscribe(f"partie:{partie_id}")
     club.hub.subscribe("sessions", queue)
     key = _presence_key(partie_id, member.id)
@@ -242,6 +257,7 @@ async def table_socket(websocket: WebSocket, partie_id: int):
             await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
         await _serve(conn, queue)
     finally:
+        limits.close(member.id)
         club.hub.unsubscribe(f"partie:{partie_id}", queue)
         club.hub.unsubscribe("sessions", queue)
         if conn.seat is not None and key in counts:
@@ -261,9 +277,7 @@ async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
-            if text is None and message.get("bytes") is not None:
-                text = message["bytes"].decode("utf-8", "replace")
-            await conn.handle(text or "")
+            await conn.handle(text if text is not None else message.get("bytes") or "")
 
     async def write() -> None:
         while True:
