@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     # Login throttling: this many failures within the window (per account and per address).
     login_max_failures: int = 10
     login_window_seconds: int = 15 * 60
+    # Registration throttling: this many new accounts per client address within the window.
+    register_max_per_address: int = 5
+    register_window_seconds: int = 60 * 60
 
     @property
     def secure_cookies(self) -> bool:

@@ -11,6 +11,11 @@ import os
 
 import pytest
 
+# The tests register many members from one address (127.0.0.1, "testclient"): raise the
+# registration throttle for every Settings() and every server process they start.
+# tests/test_security_register.py checks the real default.
+os.environ.setdefault("KLUB_REGISTER_MAX_PER_ADDRESS", "1000000")
+
 PG_URL = os.environ.get("KLUB_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("KLUB_TEST_REDIS_URL")
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from app.members import service
+from app.members import service, throttle
 from app.web.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.web.deps import ClubDep, MemberDep
 
@@ -27,13 +27,24 @@ def client_address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
+def create_account(club, name: str, password: str, address: str | None) -> None:
+    """Register, throttled per client address (``KLUB_REGISTER_MAX_PER_ADDRESS``)."""
+    with throttle.registration_slot(club.db, club.settings, address):
+        service.register(club.db, name, password)
+
+
 def _me(member: service.CurrentMember) -> dict:
     return {"name": member.name, "role": member.role}
 
 
-@router.post("/auth/register", status_code=201, summary="Create an account and log in")
+@router.post(
+    "/auth/register",
+    status_code=201,
+    summary="Create an account and log in",
+    responses={429: {"description": "too many new accounts from this address; see Retry-After"}},
+)
 async def register(body: Credentials, request: Request, response: Response, club: ClubDep):
-    await run_in_threadpool(service.register, club.db, body.name, body.password)
+    await run_in_threadpool(create_account, club, body.name, body.password, client_address(request))
     token, member = await run_in_threadpool(
         service.login, club.db, club.settings, body.name, body.password, client_address(request)
     )

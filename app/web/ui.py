@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 
 from app.errors import ClubError
 from app.members import service as members
+from app.members.router import create_account
 from app.parties import archive, proposals
 from app.tables import service as tables
 from app.web import security, ui_api
@@ -233,11 +234,14 @@ async def register_post(request: Request, club: ClubDep):
     try:
         if password != form.get("password2", password):
             raise ClubError("passwords differ", code="passwords_differ", status=422)
-        await run_in_threadpool(members.register, club.db, name, password)
+        await run_in_threadpool(create_account, club, name, password, _address(request))
         token, _m = await run_in_threadpool(members.login, club.db, club.settings, name, password, _address(request))
     except ClubError as e:
         ctx = context(request, None, mode="register", next=nxt, name=name, error=e.code, error_message=e.message)
-        return render(request, "login.html", ctx, status=e.status if e.status < 500 else 400)
+        response = render(request, "login.html", ctx, status=e.status if e.status < 500 else 400)
+        if "retry_after" in e.extra:
+            response.headers["Retry-After"] = str(e.extra["retry_after"])
+        return response
     response = RedirectResponse(nxt, status_code=303)
     _session_cookie(response, club, token)
     return response

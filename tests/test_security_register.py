@@ -1,0 +1,98 @@
+"""Issue 7: registration is throttled per client address (the real default: 5 accounts an hour)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app.config import Settings
+from app.db.models import LoginFailure, Member
+from tests.security_helpers import PASSWORD, snapshot
+
+DEFAULT_LIMIT = Settings.model_fields["register_max_per_address"].default
+DEFAULT_WINDOW = Settings.model_fields["register_window_seconds"].default
+
+
+@pytest.fixture
+def throttled(settings):
+    """The app with the default registration limit (conftest raises it for the other tests)."""
+    from app.web.main import create_app
+
+    assert (DEFAULT_LIMIT, DEFAULT_WINDOW) == (5, 3600)
+    real = settings.model_copy(update={"register_max_per_address": DEFAULT_LIMIT,
+                                       "register_window_seconds": DEFAULT_WINDOW})
+    return create_app(real)
+
+
+def members_count(app) -> int:
+    with app.state.club.db.read() as s:
+        return s.scalar(select(func.count()).select_from(Member))
+
+
+def register(c: TestClient, name: str):
+    return c.post("/api/auth/register", json={"name": name, "password": PASSWORD})
+
+
+def test_five_accounts_per_address_then_429_and_nothing_created(throttled):
+    app = throttled
+    with TestClient(app) as c:
+        # Failed registrations do not use up the address's accounts.
+        assert register(c, "x").status_code == 422
+        assert c.post("/api/auth/register", json={"name": "kratka", "password": "short"}).status_code == 422
+        for k in range(DEFAULT_LIMIT):
+            r = register(TestClient(app), f"clan{k}")
+            assert r.status_code == 201, r.text
+            if k == 0:
+                assert register(c, "clan0").json()["error"]["code"] == "name_taken"
+        before = snapshot(app.state.club.db)
+        r = register(c, "sesti")
+        assert r.status_code == 429, r.text
+        assert r.json()["error"]["code"] == "too_many_registrations"
+        assert "too many new accounts from this address" in r.json()["error"]["message"]
+        assert 3500 <= int(r.headers["Retry-After"]) <= DEFAULT_WINDOW
+        assert snapshot(app.state.club.db) == before  # nothing created, nothing counted
+        # The HTML registration form shares the limit.
+        page = c.post("/register", data={"name": "sedmi", "password": PASSWORD, "password2": PASSWORD},
+                      follow_redirects=False)
+        assert page.status_code == 429 and "too many new accounts" in page.text
+        assert 3500 <= int(page.headers["Retry-After"]) <= DEFAULT_WINDOW
+        assert snapshot(app.state.club.db) == before
+        assert members_count(app) == DEFAULT_LIMIT
+        # Members of that address still log in.
+        assert c.post("/api/auth/login", json={"name": "clan1", "password": PASSWORD}).status_code == 200
+
+    # Another address is not affected.
+    with TestClient(app, client=("203.0.113.9", 50000)) as other:
+        assert register(other, "drugi").status_code == 201
+
+    # Another instance on the same database agrees.
+    from app.web.main import create_app
+
+    with TestClient(create_app(app.state.club.settings)) as c2:
+        assert register(c2, "treci").status_code == 429
+
+    # When the window has passed the address may register again.
+    with app.state.club.db.write() as s:
+        for row in s.scalars(select(LoginFailure)):
+            row.created_at -= timedelta(seconds=DEFAULT_WINDOW)
+    with TestClient(app) as c:
+        assert register(c, "kasnije").status_code == 201
+
+
+def test_the_form_registers_under_the_limit_and_refuses_over_it(throttled):
+    app = throttled
+    with TestClient(app) as c:
+        for k in range(DEFAULT_LIMIT):
+            c.cookies.clear()
+            r = c.post("/register", data={"name": f"forma{k}", "password": PASSWORD, "password2": PASSWORD},
+                       follow_redirects=False)
+            assert r.status_code == 303, r.text[:300]
+        c.cookies.clear()
+        r = c.post("/register", data={"name": "forma9", "password": PASSWORD, "password2": PASSWORD},
+                   follow_redirects=False)
+        assert r.status_code == 429 and "Retry-After" in r.headers
+        assert register(c, "api9").status_code == 429
+    assert members_count(app) == DEFAULT_LIMIT
