@@ -20,7 +20,7 @@ from app.ai.preferans.worlds import NodeBudget, World, conditioned, makes
 DECLARATIONS = ("igra", "betl", "sans")
 KONTRA_FAIL = 0.7  # kontra when the declarer fails in this share of the worlds
 REKONTRA_MAKE = 0.9
-FOLLOW_SHIFT = 1  # tricks real defence holds the declarer below the rule defence (vs perfect: 1.3 on average)
+FOLLOW_SHIFT = 0  # tricks real defence holds the declarer below the rule defence (1 made majstor defenders follow and fall too often against majstor declarers)
 FOLLOW_MARGIN = 0.5  # pratim only when following is worth this much more than letting it pass (per v)
 PASSER_STRENGTH = 2.0  # a defender who says ne pratim holds fewer defence tricks than this (hand evaluation)
 PROLAZ = 10 / 3  # my result against the table when nobody follows, per v (the declarer writes -v bule)
