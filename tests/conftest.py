@@ -108,7 +108,7 @@ def app(settings):
 def client(app):
     from fastapi.testclient import TestClient
 
-    with TestClient(app) as c:
+    with TestClient(app, headers={"Origin": app.state.club.settings.site_origin}) as c:  # as a browser (CSRF)
         yield c
 
 

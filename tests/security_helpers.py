@@ -12,7 +12,9 @@ NAMES = ["ana", "boki", "ceca", "dule"]
 
 
 def client_for(app, name: str, register: bool = True, **kwargs) -> TestClient:
+    """A logged-in client that says where it comes from, like a browser (``Origin``)."""
     c = TestClient(app, **kwargs)
+    c.headers.setdefault("Origin", app.state.club.settings.site_origin)
     path = "/api/auth/register" if register else "/api/auth/login"
     r = c.post(path, json={"name": name, "password": PASSWORD})
     assert r.status_code in (200, 201), r.text

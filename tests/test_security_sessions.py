@@ -30,7 +30,7 @@ def test_cookie_is_host_prefixed_and_secure_on_https(settings):
     from app.web.main import create_app
 
     https = settings.model_copy(update={"site_origin": "https://testserver"})
-    with TestClient(create_app(https), base_url="https://testserver") as c:
+    with TestClient(create_app(https), base_url="https://testserver", headers={"Origin": "https://testserver"}) as c:
         r = c.post("/api/auth/register", json={"name": "ana", "password": PASSWORD})
         cookie = r.headers["set-cookie"]
         assert cookie.startswith("__Host-klub_session=")
@@ -135,6 +135,6 @@ def test_logout_refuses_the_old_cookie_and_closes_its_websockets(live_server, ho
     asyncio.run(run())
     import httpx
 
-    stale = httpx.Client(base_url=live_server.url, cookies={"klub_session": token})
+    stale = httpx.Client(base_url=live_server.url, cookies={"klub_session": token}, headers={"Origin": live_server.origin})
     assert stale.get("/api/me").status_code == 401
     assert stale.post(f"/api/parties/{pid}/withdraw").status_code == 401

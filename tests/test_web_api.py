@@ -15,10 +15,11 @@ from app.db.types import utcnow
 from app.members.service import ensure_admin
 
 PASSWORD = "klupska-lozinka-7"
+ORIGIN = {"Origin": "http://testserver"}  # the settings fixture's site; writes with a cookie need it (CSRF)
 
 
 def register(app, name: str) -> TestClient:
-    c = TestClient(app)
+    c = TestClient(app, headers=ORIGIN)
     r = c.post("/api/auth/register", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
     return c
@@ -298,7 +299,7 @@ def test_archive_score_sheet_record_and_import(client, app):
 def test_restart_rebuilds_the_table_from_the_log(settings, app):
     from app.web.main import create_app
 
-    with TestClient(app) as ana:
+    with TestClient(app, headers=ORIGIN) as ana:
         ana.post("/api/auth/register", json={"name": "ana", "password": PASSWORD})
         pid = ana.post("/api/parties", json={"game": "lora", "seats": [{"kind": "bot"}] * 3}).json()["id"]
         state = my_turn_state(ana, pid)
@@ -393,7 +394,7 @@ def test_a_restarted_server_honours_a_deadline(settings, app):
     from app.web.main import create_app
     from tests.web_helpers import wait_for
 
-    with TestClient(app) as ana:
+    with TestClient(app, headers=ORIGIN) as ana:
         ana.post("/api/auth/register", json={"name": "ana", "password": PASSWORD})
         pid = ana.post("/api/parties", json={"game": "lora", "timer": 15, "seats": [{"kind": "bot"}] * 3}).json()["id"]
         state = my_turn_state(ana, pid)

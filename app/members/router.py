@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from app.members import service, throttle
 from app.web.cookies import clear_session_cookie, session_token, set_session_cookie
+from app.web.security import form_token
 from app.web.deps import ClubDep, MemberDep
 
 router = APIRouter(prefix="/api", tags=["members"])
@@ -33,8 +34,10 @@ def create_account(club, name: str, password: str, address: str | None) -> None:
         service.register(club.db, name, password)
 
 
-def _me(member: service.CurrentMember) -> dict:
-    return {"name": member.name, "role": member.role}
+def _me(member: service.CurrentMember, token: str | None) -> dict:
+    """Who; and the session's CSRF token, for clients that send neither Origin nor Sec-Fetch-Site
+    (``X-CSRF-Token``, see app/web/security.py)."""
+    return {"name": member.name, "role": member.role, "csrf_token": form_token(token)}
 
 
 @router.post(
@@ -49,7 +52,7 @@ async def register(body: Credentials, request: Request, response: Response, club
         service.login, club.db, club.settings, body.name, body.password, client_address(request)
     )
     set_session_cookie(response, club.settings, token)
-    return _me(member)
+    return _me(member, token)
 
 
 @router.post(
@@ -67,7 +70,7 @@ async def login(body: Credentials, request: Request, response: Response, club: C
         await run_in_threadpool(service.end_session, club.db, service.session_id_of(old))
         club.notify_sessions_ended([service.session_id_of(old)])
     set_session_cookie(response, club.settings, token)
-    return _me(member)
+    return _me(member, token)
 
 
 @router.post("/auth/logout", summary="End this session (everywhere=true: every session of mine)")
@@ -89,9 +92,9 @@ def change_password(body: PasswordChange, member: MemberDep, club: ClubDep):
     return {"ok": True}
 
 
-@router.get("/me", summary="Who am I")
-def me(member: MemberDep):
-    return _me(member)
+@router.get("/me", summary="Who am I (and my session's CSRF token)")
+def me(member: MemberDep, request: Request, club: ClubDep):
+    return _me(member, session_token(request, club.settings))
 
 
 @router.get("/members", summary="Members, with who is online now")

@@ -7,12 +7,26 @@
   wider script and style source; it still may not be framed or load plugins.
 - CSRF, layer 1 (every state-changing request): Fetch Metadata with an Origin fallback.
   ``Sec-Fetch-Site`` other than ``same-origin``/``none`` is refused; so is an ``Origin``
-  other than ``KLUB_SITE_ORIGIN``. Browsers send one or both on every POST/PUT/PATCH/
-  DELETE; a request with neither is not from a browser (API clients, tests).
-- CSRF, layer 2 (the pages' HTML forms of a logged-in member): a session-bound token in a
-  hidden ``csrf`` field, derived from the HttpOnly session cookie (:func:`form_token`).
-  The JSON API needs no token: a cross-site JSON POST needs a CORS preflight, which the
-  Club never grants, and layer 1 applies anyway.
+  other than ``KLUB_SITE_ORIGIN`` (403 ``bad_origin``). Browsers send one or both on
+  every POST/PUT/PATCH/DELETE.
+- CSRF, no header at all: a state-changing request that carries the session cookie but
+  neither ``Origin`` nor ``Sec-Fetch-Site`` must prove itself with the session-bound
+  token (:func:`form_token`): the ``X-CSRF-Token`` header (API clients get the value as
+  ``csrf_token`` from login, register and ``GET /api/me``), or, for a form post
+  (``application/x-www-form-urlencoded``, read here up to 64 KB), its ``csrf`` field.
+  Otherwise 403 ``csrf_token_missing`` / ``csrf_token_invalid``. So a browser that
+  strips both headers (an old one, a privacy extension) cannot be made to write with the
+  member's cookie, and non-browser clients simply send ``Origin`` or the token.
+- Login CSRF: requests *without* the session cookie (login, register) and without either
+  header pass, since there is no session to protect and scripts log in that way. A
+  cross-site login or registration from a browser carries a foreign ``Origin`` or
+  ``Sec-Fetch-Site: cross-site`` and is refused by layer 1; only a browser sending
+  neither header could be logged into another account, which we accept (every current
+  browser sends ``Origin`` on a cross-site POST).
+- CSRF, layer 2 (the pages' HTML forms of a logged-in member): the hidden ``csrf`` field
+  is also checked by the page handlers (``app/web/ui.py``), with or without headers. The
+  JSON API needs no token from browsers: a cross-site JSON POST needs a CORS preflight,
+  which the Club never grants, and layer 1 applies anyway.
 """
 
 from __future__ import annotations
@@ -20,14 +34,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from urllib.parse import parse_qs
 
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
+from app.web.cookies import session_token
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
 DOCS_PATHS = ("/docs", "/redoc")
+TOKEN_HEADER = "x-csrf-token"
+FORM_TYPE = "application/x-www-form-urlencoded"
+MAX_FORM_BODY = 64 * 1024
 
 
 def content_security_policy(settings: Settings, docs: bool = False) -> str:
@@ -88,9 +108,51 @@ def form_token_ok(session_token: str | None, submitted: str | None) -> bool:
     return bool(expected) and isinstance(submitted, str) and hmac.compare_digest(expected, submitted)
 
 
-REFUSED_BODY = json.dumps(
-    {"error": {"code": "bad_origin", "message": "requests from another site are refused"}}
-).encode()
+def needs_token(method: str, headers: dict[str, str], has_session: bool) -> bool:
+    """True when a state-changing request with the session cookie says nothing of where it
+    comes from (neither ``Origin`` nor ``Sec-Fetch-Site``): it must carry the form token."""
+    if method not in UNSAFE_METHODS or not has_session:
+        return False
+    return "origin" not in headers and "sec-fetch-site" not in headers
+
+
+def _refusal(code: str, message: str) -> bytes:
+    return json.dumps({"error": {"code": code, "message": message}}).encode()
+
+
+REFUSED_BODY = _refusal("bad_origin", "requests from another site are refused")
+TOKEN_MISSING_BODY = _refusal(
+    "csrf_token_missing",
+    "a write with the session cookie needs this site's Origin or Sec-Fetch-Site header, "
+    "or the X-CSRF-Token header (csrf_token of /api/me)",
+)
+TOKEN_INVALID_BODY = _refusal("csrf_token_invalid", "the CSRF token does not belong to this session")
+
+
+async def _read_body(receive: Receive, limit: int) -> tuple[list[Message], bytes | None]:
+    """Every request message up to the end of the body; the body, or None when over ``limit``."""
+    messages: list[Message] = []
+    body = b""
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            return messages, body
+        body += message.get("body", b"")
+        if len(body) > limit:
+            return messages, None
+        if not message.get("more_body", False):
+            return messages, body
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that gives the messages already read first, then the rest."""
+    pending = list(messages)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
 
 
 class SecurityMiddleware:
@@ -115,15 +177,33 @@ class SecurityMiddleware:
                 message["headers"] = list(message.get("headers", [])) + [h for h in extra if h[0] not in names]
             await send(message)
 
-        request_headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        if foreign_request(scope["method"], request_headers, self.settings):
+        async def refuse(body: bytes) -> None:
             await send_with_headers(
                 {
                     "type": "http.response.start",
                     "status": 403,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(REFUSED_BODY)).encode())],
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
                 }
             )
-            await send({"type": "http.response.body", "body": REFUSED_BODY})
+            await send({"type": "http.response.body", "body": body})
+
+        request_headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if foreign_request(scope["method"], request_headers, self.settings):
+            await refuse(REFUSED_BODY)
             return
+        session = session_token(HTTPConnection(scope), self.settings)
+        if needs_token(scope["method"], request_headers, session is not None):
+            submitted = request_headers.get(TOKEN_HEADER)
+            content_type = request_headers.get("content-type", "").split(";")[0].strip().lower()
+            if submitted is None and content_type == FORM_TYPE:
+                messages, body = await _read_body(receive, MAX_FORM_BODY)
+                receive = _replay(messages, receive)
+                fields = parse_qs(body.decode("utf-8", "replace")) if body is not None else {}
+                submitted = (fields.get("csrf") or [None])[0]
+            if submitted is None:
+                await refuse(TOKEN_MISSING_BODY)
+                return
+            if not form_token_ok(session, submitted):
+                await refuse(TOKEN_INVALID_BODY)
+                return
         await self.app(scope, receive, send_with_headers)
