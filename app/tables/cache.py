@@ -3,14 +3,19 @@
 Each :class:`LiveTable` remembers the last few versions as :class:`Snapshot` s (the
 view and legal words of every seat and of a spectator) so a connection that missed a
 few notices, or a client that reconnects, gets exactly the events it missed.
+
+A snapshot keeps each view as its JSON text, made once when the version is reached:
+that is the copy that must not change when the engine moves on, and it is what the
+sockets send, so an event frame is serialized once per (version, seat) and shared by
+every connection of that seat (:meth:`Snapshot.frame_text`).
 """
 
 from __future__ import annotations
 
-import marshal
+import json
 import threading
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -20,28 +25,43 @@ from sqlalchemy.orm import Session
 from app.db.models import Action, Partie
 from app.tables.engines import new_engine
 
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON, as the sockets send it."""
+    return _encode(value)
+
 
 @dataclass(frozen=True)
 class Snapshot:
     version: int
     action: tuple[int, str] | None  # the (seat, word) that led here; None at the start
-    views: list[dict[str, Any]]  # one per seat, then the spectator's
+    views_json: tuple[str, ...]  # one per seat, then the spectator's: JSON text, never changed
     legal: list[list[str]]
     to_act: list[int]
     deal_index: int
     finished: bool
     at: datetime | None  # when this version was reached (for deadlines)
+    # Event frames already serialized, by (seat, what else they depend on): see frame_text.
+    frames: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def view_json_for(self, seat: int | None) -> str:
+        return self.views_json[-1] if seat is None else self.views_json[seat]
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
-        return self.views[-1] if seat is None else self.views[seat]
+        """A fresh copy of the seat's view (the caller may keep or change it)."""
+        return json.loads(self.view_json_for(seat))
 
     def legal_for(self, seat: int | None) -> list[str]:
         return [] if seat is None else self.legal[seat]
 
-
-def _frozen(view: dict[str, Any]) -> dict[str, Any]:
-    # A deep copy of JSON-ready data; marshal is the fastest way (and refuses anything else).
-    return marshal.loads(marshal.dumps(view))
+    def frame_text(self, key: Any, build) -> str:
+        """The frame text for ``key``, built once (``build()``) and shared afterwards."""
+        text = self.frames.get(key)
+        if text is None:
+            text = self.frames[key] = build()
+        return text
 
 
 class LiveTable:
@@ -66,8 +86,8 @@ class LiveTable:
         snap = Snapshot(
             version=self.version,
             action=action,
-            # Copies: the snapshot must not change when the engine moves on.
-            views=[_frozen(engine.view(s)) for s in seats] + [_frozen(engine.view(None))],
+            # Serialized now: the snapshot must not change when the engine moves on.
+            views_json=tuple([to_json(engine.view(s)) for s in seats] + [to_json(engine.view(None))]),
             # Every seat's words, not only the awaited ones: preferans lets a player say
             # some words out of turn (otpis, a ponuda, odlazak u bulu).
             legal=[list(engine.legal_actions(s)) if not engine.finished else [] for s in seats],

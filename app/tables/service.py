@@ -9,10 +9,12 @@ acknowledged or broadcast can be lost.
 from __future__ import annotations
 
 import copy
+import threading
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, joinedload
 
 from app.club import Club
@@ -22,8 +24,27 @@ from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.games.base import GameError
 from app.members.service import CurrentMember
-from app.tables.cache import LiveTable, Snapshot, deadline_after, deadline_for
+from app.tables.cache import LiveTable, Snapshot, deadline_after, deadline_for, to_json
 from app.tables.engines import public_word
+
+_PARTIES = Partie.__table__
+_SEATS = PartieSeat.__table__
+_ACTIONS = Action.__table__
+# The statements of a word, built once (SQLAlchemy then reuses their compiled form).
+_PARTIE_ROW = select(_PARTIES.c.version, _PARTIES.c.status, _PARTIES.c.timer_seconds).where(
+    _PARTIES.c.id == bindparam("pid")
+)
+_PARTIE_ROW_LOCKED = _PARTIE_ROW.with_for_update()
+_SEAT_ROWS = (
+    select(_SEATS.c.seat, _SEATS.c.kind, _SEATS.c.taken_over)
+    .where(_SEATS.c.partie_id == bindparam("pid"))
+    .order_by(_SEATS.c.seat)
+)
+_FIRST_OF_ID = select(_ACTIONS.c.seq, _ACTIONS.c.seat, _ACTIONS.c.word).where(
+    _ACTIONS.c.partie_id == bindparam("pid"), _ACTIONS.c.client_action_id == bindparam("aid")
+)
+_INSERT_ACTION = insert(_ACTIONS)
+_UPDATE_PARTIE = update(_PARTIES).where(_PARTIES.c.id == bindparam("pid"))
 
 
 class StaleVersion(Conflict):
@@ -107,6 +128,29 @@ def event_frame(game: str, snap: Snapshot, seat: int | None, timer: int | None, 
     return frame
 
 
+def event_text(game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> str:
+    """:func:`event_frame` as JSON text, serialized once per (version, seat, deadline) and shared."""
+    deadline = _iso(deadline_after(snap, timer, bots))
+
+    def build() -> str:
+        parts = ['{"type":"event","version":', str(snap.version)]
+        if snap.action is not None:
+            actor, word = snap.action
+            parts += [',"action":', to_json({"seat": actor, "word": public_word(game, word, own=actor == seat)})]
+        parts += [
+            ',"view":', snap.view_json_for(seat),
+            ',"legal":', to_json(snap.legal_for(seat)),
+            ',"to_act":', to_json(snap.to_act),
+            ',"deal_index":', to_json(snap.deal_index),
+            ',"finished":', to_json(snap.finished),
+            ',"deadline":', to_json(deadline),
+            "}",
+        ]
+        return "".join(parts)
+
+    return snap.frame_text((seat, deadline), build)
+
+
 def _table_part(snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> dict[str, Any]:
     return {
         "view": snap.view_for(seat),
@@ -172,6 +216,47 @@ def cached_events_since(
         table.lock.release()
 
 
+def cached_event_texts_since(
+    club: Club, partie_id: int, seat: int | None, since: int, known_version: int, blocking: bool = True
+) -> list[tuple[int, bool, str]] | None:
+    """:func:`cached_events_since` as ``(version, finished, text)``: the frames as sent, shared."""
+    table = club.tables.peek(partie_id)
+    if table is None or not table.lock.acquire(blocking=blocking):
+        return None
+    try:
+        if table.broken or table.version < known_version:
+            return None
+        snaps = table.events_since(since)
+        if snaps is None:
+            return None
+        return [
+            (snap.version, snap.finished, event_text(table.game, snap, seat, table.timer, table.bot_seats))
+            for snap in snaps
+        ]
+    finally:
+        table.lock.release()
+
+
+def event_texts_since(
+    club: Club, partie_id: int, seat: int | None, since: int
+) -> tuple[list[tuple[int, bool, str]], dict | None]:
+    """:func:`events_since` with the events as ``(version, finished, text)``."""
+    with club.db.read() as s:
+        partie = get_partie(s, partie_id)
+        if partie.status not in ("running", "finished"):
+            return [], state_frame(partie, None, seat)
+        table = open_table(club, s, partie)
+        with table.lock:
+            snaps = table.events_since(since)
+            if snaps is None:
+                return [], state_frame(partie, table.latest, seat)
+            bots = bot_seats(partie)
+            return [
+                (snap.version, snap.finished, event_text(partie.game, snap, seat, partie.timer_seconds, bots))
+                for snap in snaps
+            ], None
+
+
 def events_since(club: Club, partie_id: int, seat: int | None, since: int) -> tuple[list[dict], dict | None]:
     """The event frames after ``since`` for a seat, or (``[]``, a state frame) to resync."""
     with club.db.read() as s:
@@ -207,6 +292,22 @@ def submit(
     return apply_word(club, partie_id, seat, word, version, action_id, member.id, "member")
 
 
+_sqlite_write_locks: "weakref.WeakKeyDictionary[Any, threading.Lock]" = weakref.WeakKeyDictionary()
+_locks_lock = threading.Lock()
+
+
+def _word_lock(db) -> threading.Lock | None:
+    """SQLite: one word at a time per process waits for the database in Python, not in
+    SQLite's busy handler (which sleeps up to 100 ms between tries while the file is free)."""
+    if not db.is_sqlite:
+        return None
+    with _locks_lock:
+        lock = _sqlite_write_locks.get(db)
+        if lock is None:
+            lock = _sqlite_write_locks[db] = threading.Lock()
+        return lock
+
+
 def apply_word(
     club: Club,
     partie_id: int,
@@ -224,68 +325,87 @@ def apply_word(
     if table is None:
         with db.read() as s:
             table = open_table(club, s, get_partie(s, partie_id))
+    word_lock = _word_lock(db)
     with table.lock:
         mutated = False
         try:
-            with db.write() as s:
-                partie = get_partie(s, partie_id, lock=True, db=db)
-                if action_id is not None:
-                    first = s.scalar(
-                        select(Action).where(Action.partie_id == partie_id, Action.client_action_id == action_id)
+            if word_lock is not None:
+                word_lock.acquire()
+            try:
+                with db.write() as s:
+                    # Core statements on the hot path: the columns needed, no ORM objects.
+                    conn = s.connection()
+                    params = {"pid": partie_id}
+                    row = conn.execute(_PARTIE_ROW if db.is_sqlite else _PARTIE_ROW_LOCKED, params).one_or_none()
+                    if row is None:
+                        raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
+                    partie_version, status, timer_seconds = row
+                    seat_rows = conn.execute(_SEAT_ROWS, params).all()
+                    if action_id is not None:
+                        first = conn.execute(_FIRST_OF_ID, {"pid": partie_id, "aid": action_id}).one_or_none()
+                        if first is not None:
+                            if (first.seat, first.word) != (seat, word):
+                                raise Conflict(
+                                    "this action id was already used for another word", code="action_id_reused"
+                                )
+                            return Applied(first.seq, first.seat, first.word, duplicate=True)
+                    if status != "running":
+                        raise Conflict("this partie is not being played", code="not_running")
+                    seat_row = seat_rows[seat]
+                    if source == "member" and seat_row.taken_over:
+                        raise Forbidden("a computer player plays this seat now", code="seat_taken_over")
+                    bots = {r.seat for r in seat_rows if r.kind == "bot" or r.taken_over}
+                    if table.version < partie_version:
+                        table.catch_up(s)  # another instance wrote since this cache last looked
+                    if version != partie_version:
+                        partie = get_partie(s, partie_id)
+                        raise StaleVersion(
+                            f"the table is at version {partie_version}, not {version}",
+                            current=state_frame(partie, table.latest, seat if source == "member" else None),
+                        )
+                    engine = table.engine
+                    legal = engine.legal_actions(seat)  # the engine alone says who may speak
+                    if not legal:
+                        raise Invalid("it is not your turn", code="not_your_turn")
+                    if word not in legal:
+                        raise Invalid(
+                            f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}",
+                            code="illegal_action",
+                            legal=legal,
+                        )
+                    now = utcnow()
+                    deal_before = engine.deal_index
+                    mutated = True
+                    table.apply_quietly(seat, word)
+                    new_version, finished = table.version, engine.finished
+                    to_act = [] if finished else list(engine.seats_to_act())
+                    conn.execute(
+                        _INSERT_ACTION,
+                        {
+                            "partie_id": partie_id,
+                            "seq": new_version,
+                            "seat": seat,
+                            "word": word,
+                            "client_action_id": action_id,
+                            "member_id": member_id,
+                            "source": source,
+                            "created_at": now,
+                        },
                     )
-                    if first is not None:
-                        if (first.seat, first.word) != (seat, word):
-                            raise Conflict(
-                                "this action id was already used for another word", code="action_id_reused"
-                            )
-                        return Applied(first.seq, first.seat, first.word, duplicate=True)
-                if partie.status != "running":
-                    raise Conflict("this partie is not being played", code="not_running")
-                seat_row = partie.seats[seat]
-                if source == "member" and seat_row.taken_over:
-                    raise Forbidden("a computer player plays this seat now", code="seat_taken_over")
-                if table.version < partie.version:
-                    table.catch_up(s)  # another instance wrote since this cache last looked
-                if version != partie.version:
-                    raise StaleVersion(
-                        f"the table is at version {partie.version}, not {version}",
-                        current=state_frame(partie, table.latest, seat if source == "member" else None),
-                    )
-                engine = table.engine
-                legal = engine.legal_actions(seat)  # the engine alone says who may speak
-                if not legal:
-                    raise Invalid("it is not your turn", code="not_your_turn")
-                if word not in legal:
-                    raise Invalid(
-                        f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}",
-                        code="illegal_action",
-                        legal=legal,
-                    )
-                now = utcnow()
-                deal_before = engine.deal_index
-                mutated = True
-                table.apply_quietly(seat, word)
-                new_version, finished = table.version, engine.finished
-                to_act = [] if finished else list(engine.seats_to_act())
-                s.add(
-                    Action(
-                        partie_id=partie_id,
-                        seq=new_version,
-                        seat=seat,
-                        word=word,
-                        client_action_id=action_id,
-                        member_id=member_id,
-                        source=source,
-                        created_at=now,
-                    )
-                )
-                partie.version = new_version
-                partie.deadline_at = deadline_for(to_act, finished, now, partie.timer_seconds, bot_seats(partie))
-                if finished:
-                    partie.status = "finished"
-                    partie.finished_at = now
-                if finished or engine.deal_index != deal_before:
-                    partie.result = engine.result()
+                    values: dict[str, Any] = {
+                        "pid": partie_id,
+                        "version": new_version,
+                        "deadline_at": deadline_for(to_act, finished, now, timer_seconds, bots),
+                    }
+                    if finished:
+                        values["status"] = "finished"
+                        values["finished_at"] = now
+                    if finished or engine.deal_index != deal_before:
+                        values["result"] = engine.result()
+                    conn.execute(_UPDATE_PARTIE, values)
+            finally:
+                if word_lock is not None:
+                    word_lock.release()
             # Committed: now the views of the new version (outside the database lock).
             table.snapshot((seat, word), now)
         except ClubError:
@@ -296,5 +416,8 @@ def apply_word(
             club.tables.invalidate(partie_id)
             raise
     club.notify_partie(partie_id, {"kind": "advance", "version": new_version})
-    club.poke_bots(partie_id)
+    if bots and (finished or bots.intersection(to_act)):
+        # A computer seat is to act (or forgets the partie that ended); a person whose time
+        # runs out is the deadline watcher's.
+        club.poke_bots(partie_id)
     return Applied(new_version, seat, word, duplicate=False)
