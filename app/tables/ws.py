@@ -84,27 +84,28 @@ class TableConnection:
         """Send every event after the last one this client got (or a state to resync).
 
         ``known_version``: a version known to exist; when the cache already has it the
-        frames are built from memory, without a thread or the database.
+        frames are built from memory, without a thread or the database. Event frames come
+        as text serialized once per (version, seat) and shared by the seat's connections.
         """
         async with self.send_lock:
             frames, state = None, None
             if known_version is not None:
                 args = (self.club, self.partie_id, self.seat, self.sent_version, known_version)
-                frames = service.cached_events_since(*args, blocking=False)
+                frames = service.cached_event_texts_since(*args, blocking=False)
                 if frames is None:  # the table is busy (a word being committed): wait for it in a thread
-                    frames = await run_in_threadpool(service.cached_events_since, *args)
+                    frames = await run_in_threadpool(service.cached_event_texts_since, *args)
             if frames is None:
                 frames, state = await run_in_threadpool(
-                    service.events_since, self.club, self.partie_id, self.seat, self.sent_version
+                    service.event_texts_since, self.club, self.partie_id, self.seat, self.sent_version
                 )
             if state is not None:
                 await self.send(state)
                 self.sent_version, self.status = state["version"], state["status"]
-            for frame in frames:
-                if frame["version"] > self.sent_version:
-                    await self.send(frame)
-                    self.sent_version = frame["version"]
-                    if frame["finished"]:
+            for version, finished, text in frames:
+                if version > self.sent_version:
+                    await self.ws.send_text(text)
+                    self.sent_version = version
+                    if finished:
                         self.status = "finished"
 
     async def error(self, code: str, message: str, **extra: Any) -> None:
