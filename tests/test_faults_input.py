@@ -126,3 +126,25 @@ def test_websocket_parser_answers_bad_frames_without_moving_the_table(live_serve
     assert len(answers) == len(sent)
     assert not [a for a in answers if a["type"] == "ack"], "a bad frame was applied"
     assert ana.get(f"/api/parties/{pid}/view").json()["version"] == version  # nothing moved
+
+
+# Path ids that str.isdigit() calls digits but int() or pydantic refuse ("²", "١٢"), and
+# numbers past the database's integers however they are written: a 4xx with a message,
+# like any other bad id (schemathesis once found "²" giving a 500).
+NOT_INTEGERS = ["²", "١٢", "１２", "abc"]
+TOO_BIG = ["99999999999999999999", "+99999999999999999999", "-99999999999999999999", "%2099999999999999999999%20", "9_999_999_999_999_999_999"]
+
+
+def test_odd_path_ids_get_a_4xx_with_a_message(client):
+    assert client.post("/api/auth/register", json={"name": "ana", "password": PASSWORD}).status_code == 201
+    for pid in NOT_INTEGERS + TOO_BIG:
+        for path in (f"/api/parties/{pid}/view", f"/api/parties/{pid}/score-sheet", f"/table/{pid}", f"/archive/{pid}"):
+            r = client.get(path)
+            expected = 422 if pid in NOT_INTEGERS else 404
+            assert r.status_code == expected, (path, r.status_code, r.text[:200])
+            error = r.json()["error"]
+            assert error["code"] == ("invalid_request" if expected == 422 else "not_found"), (path, error)
+            assert error["message"], path
+        # A string parameter that merely looks like a number is the route's business.
+        assert client.get(f"/rules/{pid}").status_code == 404
+    assert client.post("/api/parties/²/actions", json={"word": "x", "version": 0, "action_id": "a"}).status_code == 422
