@@ -31,15 +31,17 @@ _PARTIES = Partie.__table__
 _SEATS = PartieSeat.__table__
 _ACTIONS = Action.__table__
 # The statements of a word, built once (SQLAlchemy then reuses their compiled form).
-_PARTIE_ROW = select(_PARTIES.c.version, _PARTIES.c.status, _PARTIES.c.timer_seconds).where(
-    _PARTIES.c.id == bindparam("pid")
-)
-_PARTIE_ROW_LOCKED = _PARTIE_ROW.with_for_update()
-_SEAT_ROWS = (
-    select(_SEATS.c.seat, _SEATS.c.kind, _SEATS.c.taken_over)
-    .where(_SEATS.c.partie_id == bindparam("pid"))
+# The partie's row with one row per seat (version, status, timer, seat, kind, taken_over).
+_PARTIE_ROWS = (
+    select(
+        _PARTIES.c.version, _PARTIES.c.status, _PARTIES.c.timer_seconds,
+        _SEATS.c.seat, _SEATS.c.kind, _SEATS.c.taken_over,
+    )
+    .select_from(_PARTIES.outerjoin(_SEATS, _SEATS.c.partie_id == _PARTIES.c.id))
+    .where(_PARTIES.c.id == bindparam("pid"))
     .order_by(_SEATS.c.seat)
 )
+_PARTIE_ROWS_LOCKED = _PARTIE_ROWS.with_for_update(of=_PARTIES)
 _FIRST_OF_ID = select(_ACTIONS.c.seq, _ACTIONS.c.seat, _ACTIONS.c.word).where(
     _ACTIONS.c.partie_id == bindparam("pid"), _ACTIONS.c.client_action_id == bindparam("aid")
 )
@@ -332,15 +334,16 @@ def apply_word(
             if word_lock is not None:
                 word_lock.acquire()
             try:
-                with db.write() as s:
-                    # Core statements on the hot path: the columns needed, no ORM objects.
-                    conn = s.connection()
-                    params = {"pid": partie_id}
-                    row = conn.execute(_PARTIE_ROW if db.is_sqlite else _PARTIE_ROW_LOCKED, params).one_or_none()
-                    if row is None:
+                # One write transaction (BEGIN IMMEDIATE on SQLite) of Core statements on a
+                # connection: the columns needed, no ORM session or objects on the hot path.
+                with db.write_engine.begin() as conn:
+                    rows = conn.execute(
+                        _PARTIE_ROWS if db.is_sqlite else _PARTIE_ROWS_LOCKED, {"pid": partie_id}
+                    ).all()
+                    if not rows:
                         raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
-                    partie_version, status, timer_seconds = row
-                    seat_rows = conn.execute(_SEAT_ROWS, params).all()
+                    partie_version, status, timer_seconds = rows[0][:3]
+                    seat_rows = [r for r in rows if r.seat is not None]
                     if action_id is not None:
                         first = conn.execute(_FIRST_OF_ID, {"pid": partie_id, "aid": action_id}).one_or_none()
                         if first is not None:
@@ -356,13 +359,14 @@ def apply_word(
                         raise Forbidden("a computer player plays this seat now", code="seat_taken_over")
                     bots = {r.seat for r in seat_rows if r.kind == "bot" or r.taken_over}
                     if table.version < partie_version:
-                        table.catch_up(s)  # another instance wrote since this cache last looked
+                        with Session(bind=conn) as s:  # joins this transaction
+                            table.catch_up(s)  # another instance wrote since this cache last looked
                     if version != partie_version:
-                        partie = get_partie(s, partie_id)
-                        raise StaleVersion(
-                            f"the table is at version {partie_version}, not {version}",
-                            current=state_frame(partie, table.latest, seat if source == "member" else None),
-                        )
+                        with Session(bind=conn) as s:
+                            current = state_frame(
+                                get_partie(s, partie_id), table.latest, seat if source == "member" else None
+                            )
+                        raise StaleVersion(f"the table is at version {partie_version}, not {version}", current=current)
                     engine = table.engine
                     legal = engine.legal_actions(seat)  # the engine alone says who may speak
                     if not legal:
