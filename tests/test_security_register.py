@@ -14,6 +14,8 @@ from tests.security_helpers import PASSWORD, snapshot
 
 DEFAULT_LIMIT = Settings.model_fields["register_max_per_address"].default
 DEFAULT_WINDOW = Settings.model_fields["register_window_seconds"].default
+SR_TEXT = "Previše novih naloga sa ove adrese; pokušajte kasnije."
+EN_TEXT = "Too many new accounts from this address; try again later."
 
 
 @pytest.fixture
@@ -54,11 +56,17 @@ def test_five_accounts_per_address_then_429_and_nothing_created(throttled):
         assert "too many new accounts from this address" in r.json()["error"]["message"]
         assert 3500 <= int(r.headers["Retry-After"]) <= DEFAULT_WINDOW
         assert snapshot(app.state.club.db) == before  # nothing created, nothing counted
-        # The HTML registration form shares the limit.
+        # The HTML registration form shares the limit, and says so in the page's language
+        # (Serbian by default).
         page = c.post("/register", data={"name": "sedmi", "password": PASSWORD, "password2": PASSWORD},
                       follow_redirects=False)
-        assert page.status_code == 429 and "too many new accounts" in page.text
+        assert page.status_code == 429 and SR_TEXT in page.text, page.text
+        assert "too many new accounts" not in page.text.lower()
         assert 3500 <= int(page.headers["Retry-After"]) <= DEFAULT_WINDOW
+        page = c.post("/register?lang=en", data={"name": "sedmi", "password": PASSWORD, "password2": PASSWORD},
+                      follow_redirects=False)
+        assert page.status_code == 429 and EN_TEXT in page.text and SR_TEXT not in page.text
+        c.cookies.delete("klub_lang")
         assert snapshot(app.state.club.db) == before
         assert members_count(app) == DEFAULT_LIMIT
         # Members of that address still log in.

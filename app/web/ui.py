@@ -58,6 +58,7 @@ ERROR_TEXTS = {
     "passwords_differ": N_("The two passwords differ."),
     "common_password": N_("That password is too common; choose another."),
     "too_many_attempts": N_("Too many failed logins; try again later."),
+    "too_many_registrations": N_("Too many new accounts from this address; try again later."),
     "bad_csrf": N_("This form has expired; reload the page and try again."),
 }
 
@@ -81,6 +82,7 @@ JS_STRINGS = [
     N_("The deal is over"), N_("result"), N_("played"), N_("open"), N_("invited"), N_("declined"),
     N_("kontra"), N_("rekontra"), N_("Your session has ended."),
     N_("to act"), N_("You are watching"), N_("Offers of the declarer"), N_("You"),
+    N_("You have too many table windows open. Close one of them; trying again in {n} seconds."),
     # suits and ranks
     N_("spades"), N_("diamonds"), N_("hearts"), N_("clubs"), N_("ace"), N_("king"), N_("queen"), N_("jack"),
     N_("of"),

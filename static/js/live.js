@@ -2,6 +2,10 @@
 "use strict";
 (function () {
   const K = window.Klub;
+  // The server closes a member's socket over his limit of table connections with this
+  // code (app/tables/ratelimit.py, CLOSE_TOO_MANY): say so, and knock again slowly.
+  const CLOSE_TOO_MANY = 4429;
+  const TOO_MANY_RETRY_MS = 30000;
 
   class Live {
     constructor(partieId, handlers) {
@@ -38,6 +42,14 @@
         if (this.ws !== ws) return;
         if (ev.code === 4401) { this.closedForGood = true; this.h.sessionEnded(); return; }
         if (ev.code === 4404) { this.closedForGood = true; this.h.status("gone"); return; }
+        if (ev.code === CLOSE_TOO_MANY) {
+          this.h.status("too_many");
+          const n = TOO_MANY_RETRY_MS / 1000;
+          this.h.error({ type: "error", code: "too_many_connections",
+            message: K.T("You have too many table windows open. Close one of them; trying again in {n} seconds.", { n }) });
+          setTimeout(() => this.connect(), TOO_MANY_RETRY_MS);
+          return;
+        }
         this.h.status("reconnecting");
         const wait = Math.min(5000, 250 * 2 ** this.retries++);
         setTimeout(() => this.connect(), wait);
@@ -69,6 +81,7 @@
         case "ack": this.h.ack(f); break;
         case "error":
           if (f.code === "session_ended") { this.closedForGood = true; this.h.sessionEnded(); return; }
+          if (f.code === "too_many_connections") return; // the close (4429) that follows says it
           this.h.error(f);
           break;
         case "seats": this.h.seats(f); break;
