@@ -221,13 +221,30 @@ def cached_events_since(
 def cached_event_texts_since(
     club: Club, partie_id: int, seat: int | None, since: int, known_version: int, blocking: bool = True
 ) -> list[tuple[int, bool, str]] | None:
-    """:func:`cached_events_since` as ``(version, finished, text)``: the frames as sent, shared."""
+    """:func:`cached_events_since` as ``(version, finished, text)``: the frames as sent, shared.
+
+    ``blocking`` (a worker thread, not the event loop): a cached table behind
+    ``known_version`` (another instance applied the word) reads only the new actions of
+    the log, once for all the connections of this process, instead of each connection
+    reloading the partie.
+    """
     table = club.tables.peek(partie_id)
     if table is None or not table.lock.acquire(blocking=blocking):
         return None
     try:
-        if table.broken or table.version < known_version:
+        if table.broken:
             return None
+        if table.version < known_version:
+            if not blocking or not table.history:
+                return None
+            try:
+                with club.db.read() as s:
+                    table.catch_up(s)
+            except Exception:
+                club.tables.invalidate(partie_id)  # the full path reloads it
+                return None
+            if table.version < known_version:
+                return None
         snaps = table.events_since(since)
         if snaps is None:
             return None
