@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from app.config import Settings
 from app.db.models import LoginFailure, Member
+from app.errors import ClubError
 from tests.security_helpers import PASSWORD, snapshot
 
 DEFAULT_LIMIT = Settings.model_fields["register_max_per_address"].default
@@ -104,3 +105,94 @@ def test_the_form_registers_under_the_limit_and_refuses_over_it(throttled):
         assert r.status_code == 429 and "Retry-After" in r.headers
         assert register(c, "api9").status_code == 429
     assert members_count(app) == DEFAULT_LIMIT
+
+
+RACERS = 10
+
+
+def _race(settings, calls) -> list[str]:
+    """Run ``calls[i](club_i)`` at once, each with its own Club (as if from its own instance)."""
+    import threading
+
+    from app.club import Club
+
+    clubs = [Club.from_settings(settings) for _ in calls]
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[str] = []
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            calls[i](clubs[i])
+            outcomes.append("created")
+        except ClubError as e:
+            outcomes.append(e.code)
+        except Exception as e:  # noqa: BLE001 - every failure is an outcome to count
+            outcomes.append(repr(e)[:300])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for c in clubs:
+        c.db.dispose()
+    return outcomes
+
+
+def _register_rows(app, address: str) -> int:
+    with app.state.club.db.read() as s:
+        return s.scalar(select(func.count()).select_from(LoginFailure).where(LoginFailure.key == f"register:{address}"))
+
+
+def test_simultaneous_registrations_from_one_address_pass_the_limit_exactly(throttled):
+    """10 registrations from one address at once, through 10 Clubs on one database (the
+    advisory lock on PostgreSQL, BEGIN IMMEDIATE on SQLite): exactly the limit passes."""
+    from app.members.router import create_account
+
+    app, address = throttled, "198.51.100.7"
+    settings = app.state.club.settings
+    calls = [lambda club, i=i: create_account(club, f"trka{i}", PASSWORD, address) for i in range(RACERS)]
+    outcomes = _race(settings, calls)
+    assert sorted(outcomes) == sorted(["created"] * DEFAULT_LIMIT + ["too_many_registrations"] * (RACERS - DEFAULT_LIMIT)), outcomes
+    assert members_count(app) == DEFAULT_LIMIT
+    assert _register_rows(app, address) == DEFAULT_LIMIT
+
+
+def test_failed_simultaneous_registrations_give_their_slots_back(throttled):
+    """Some of them fail (a name taken before, or by another racer); no failure keeps a slot,
+    so the address still has exactly limit - created registrations left."""
+    from app.members.router import create_account
+
+    app, address = throttled, "198.51.100.8"
+    settings = app.state.club.settings
+    with TestClient(app, client=("203.0.113.10", 50000)) as other:
+        assert register(other, "zauzeto").status_code == 201
+    names = ["zauzeto", "zauzeto", "dupla", "dupla", "dupla"] + [f"slobodan{i}" for i in range(RACERS - 5)]
+    calls = [lambda club, n=n: create_account(club, n, PASSWORD, address) for n in names]
+    outcomes = _race(settings, calls)
+    created = outcomes.count("created")
+    assert set(outcomes) <= {"created", "name_taken", "too_many_registrations"}, outcomes
+    assert 1 <= created <= DEFAULT_LIMIT, outcomes
+    with app.state.club.db.read() as s:
+        made = s.scalars(select(Member.name).where(Member.name != "zauzeto")).all()
+    assert len(made) == created and len(set(made)) == created and "zauzeto" not in made
+    assert _register_rows(app, address) == created
+    for i in range(DEFAULT_LIMIT - created):
+        create_account(app.state.club, f"kasnije{i}", PASSWORD, address)
+    with pytest.raises(ClubError) as refused:
+        create_account(app.state.club, "prekobrojan", PASSWORD, address)
+    assert refused.value.code == "too_many_registrations"
+
+
+def test_simultaneous_registrations_of_one_name_create_it_once(throttled):
+    """The same name from 10 addresses at once: one account, the others name_taken (not a 500
+    from the database's unique key on PostgreSQL), and no address keeps a slot for it."""
+    from app.members.router import create_account
+
+    app = throttled
+    addresses = [f"198.51.100.{20 + i}" for i in range(RACERS)]
+    outcomes = _race(app.state.club.settings, [lambda club, a=a: create_account(club, "isto", PASSWORD, a) for a in addresses])
+    assert sorted(outcomes) == sorted(["created"] + ["name_taken"] * (RACERS - 1)), outcomes
+    assert members_count(app) == 1
+    assert sum(_register_rows(app, a) for a in addresses) == 1

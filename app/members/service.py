@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 
 from app.config import Settings
 from app.db import Database
@@ -59,12 +60,18 @@ def register(db: Database, name: str, password: str, role: str = "member") -> Me
     _check_name(name)
     _check_password(password)
     password_hash = passwords.hash_password(password)
+    taken = Conflict(f"the name {name!r} is taken", code="name_taken")
     with db.write() as s:
         if s.scalar(select(Member.id).where(Member.name_key == name.lower())) is not None:
-            raise Conflict(f"the name {name!r} is taken", code="name_taken")
+            raise taken
         member = Member(name=name, name_key=name.lower(), password_hash=password_hash, role=role)
         s.add(member)
-        s.flush()
+        try:
+            s.flush()
+        except IntegrityError as e:
+            # PostgreSQL: a simultaneous registration of the name committed after our check
+            # (the unique key decides; SQLite's BEGIN IMMEDIATE already serialises the two).
+            raise taken from e
         return member
 
 
