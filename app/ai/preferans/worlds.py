@@ -12,7 +12,6 @@ World = list[int]  # [hand0, hand1, hand2, pile]
 ALL_SEATS = (0, 1, 2)
 IMPERFECT = 0.85  # a make against rule defence only (not against perfect defence); 0.7 left majstor making 0.97 of 97 declared hands and the oracle never declaring such a hand
 IMPERFECT_BETL = 0.5
-UNSOLVED = 0.5  # a make against the rule defence whose exact search ran out of budget, unless the evaluation calls the hand sure
 RULE_NODES = 20_000
 
 
@@ -38,10 +37,7 @@ def makes(hands: list[int], declarer: int, trump: int | None, betl: bool, leader
     against the rule defence (perfect defence can do no worse for him), 1.0 if he makes it
     against perfect defence, ``IMPERFECT`` if only against the rules: real defenders do not
     see the cards, so an open-hand defence underrates a contract. ``fallback`` (the hand
-    evaluation, 1.0 for a sure hand) decides a rule-defence make that the exact search had
-    no budget for: ``IMPERFECT`` for a sure hand, else ``UNSOLVED``. Counting such a make
-    as ``IMPERFECT`` made three majstor players bid and lose so often against each other
-    that a partie's bule rose instead of falling."""
+    evaluation) weighs a rule-defence make when the exact search runs out of budget."""
     rule = RuleDefenceSolver(ALL_SEATS, declarer, trump, betl, node_limit=RULE_NODES)
     try:
         if betl:
@@ -53,20 +49,16 @@ def makes(hands: list[int], declarer: int, trump: int | None, betl: bool, leader
         pass
     limit = budget.take()
     if limit <= 0:
-        return unsolved(fallback)
+        return max(fallback, IMPERFECT)
     solver = PlaySolver(ALL_SEATS, declarer, trump, betl, node_limit=limit)
     try:
         if betl:
             return IMPERFECT_BETL if solver.reaches(hands, leader, 1) else 1.0
         return 1.0 if solver.reaches(hands, leader, target) else IMPERFECT
     except SearchAborted:
-        return unsolved(fallback)
+        return max(fallback, IMPERFECT)
     finally:
         budget.spend(solver.nodes)
-
-
-def unsolved(fallback: float) -> float:
-    return IMPERFECT if fallback >= 1.0 else UNSOLVED
 
 
 def conditioned(draw: Callable[[random.Random], World], fits: Callable[[World], float], rng: random.Random,
