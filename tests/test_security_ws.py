@@ -122,3 +122,18 @@ def test_every_action_is_authorised(live_server):
         r = other.post(path)
         assert r.status_code == 403 and r.json()["error"]["code"] == "admin_only"
     assert clients[0].get("/api/me").status_code == 200
+
+
+def test_a_socket_for_an_id_past_the_database_integers_gets_not_found(live_server):
+    # (it raised an unhandled OverflowError in SQLite before)
+    ana = member(live_server.url, "ana")
+
+    async def run():
+        for pid in ("99999999999999999999", "-99999999999999999999"):
+            async with await ws_connect(live_server, pid, ana) as ws:
+                frame = await recv(ws)
+                assert frame["type"] == "error" and frame["code"] == "not_found" and frame["message"]
+                await ws.wait_closed()
+                assert ws.close_code == 4404
+
+    asyncio.run(run())

@@ -29,6 +29,7 @@ from app.errors import ClubError
 from app.members.service import CurrentMember, authenticate, touch_member
 from app.tables import chat, presence, ratelimit, service
 from app.web.cookies import session_token
+from app.web.deps import MAX_ID
 
 log = logging.getLogger("klub.ws")
 router = APIRouter()
@@ -235,6 +236,10 @@ async def table_socket(websocket: WebSocket, partie_id: int):
         await websocket.close(code=CLOSE_POLICY)
         return
     await websocket.accept()
+    if not -MAX_ID - 1 <= partie_id <= MAX_ID:  # beyond the database's integers: nothing is there
+        await websocket.send_text(json.dumps({"type": "error", "code": "not_found", "message": "there is nothing with this id"}))
+        await websocket.close(code=CLOSE_NOT_FOUND)
+        return
     limits = ratelimit.limits_of(websocket.app)
     if not limits.open(member.id):
         message = f"at most {limits.max_connections} table connections per member; close another one"
