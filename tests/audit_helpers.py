@@ -127,6 +127,8 @@ async def play_seat(server, pid, client, rng, log, game, target, probe_rate) -> 
             if frame["type"] in ("event", "state"):
                 last, table = frame["version"], frame
             elif frame["type"] in ("ack", "error"):
+                if frame.get("code") == "rate_limited":
+                    await asyncio.sleep(0.2)  # the frame was dropped unread: back off before the next
                 pending = None
         for body in await asyncio.to_thread(_probe, client, pid, last - 3):
             log.append((seat, {**body, "_http": True}))

@@ -87,6 +87,10 @@ async def resilient_player(server, pid: int, client, rng: random.Random, shared:
                     elif kind == "error" and pending is not None and frame.get("id") == pending["id"]:
                         assert frame["code"] in ("stale_version", "not_your_turn", "illegal_action"), frame
                         pending = None
+                    elif kind == "error" and frame["code"] == "rate_limited":
+                        await asyncio.sleep(0.2)  # the frame was dropped unread: back off, then resend it
+                        if pending is not None:
+                            await ws.send(json.dumps({"type": "action", **pending}))
         except (WebSocketException, *GONE):
             shared.reconnects += 1
             await asyncio.sleep(0.2 + rng.random() * 0.3)

@@ -58,7 +58,10 @@ async def play_seat(server, pid: int, client, rng: random.Random, log: list):
                 assert frame["id"] == pending
                 pending = None
             elif kind == "error":
-                assert frame["code"] == "stale_version", frame
+                # at full speed a seat may outrun its socket's frame budget: back off, resend
+                assert frame["code"] in ("stale_version", "rate_limited"), frame
+                if frame["code"] == "rate_limited":
+                    await asyncio.sleep(0.2)
                 pending = None
 
 
