@@ -120,9 +120,24 @@ class ServerProcess:
                 self.proc.wait()
 
 
+class BrowserLikeTransport(httpx.HTTPTransport):
+    """Retries a GET once when a kept-alive connection turns out closed: the server may
+    close an idle connection just as the client reuses it (uvicorn's keep-alive timeout),
+    and browsers resend an idempotent request then. Writes are never resent here."""
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return super().handle_request(request)
+        except httpx.RemoteProtocolError:
+            if request.method not in ("GET", "HEAD"):
+                raise
+            return super().handle_request(request)
+
+
 def member(base_url: str, name: str, register: bool = True) -> httpx.Client:
     """An HTTP client logged in as ``name`` (registered first unless told otherwise)."""
-    c = httpx.Client(base_url=base_url, timeout=30, headers={"Origin": base_url})  # a write needs it (CSRF)
+    c = httpx.Client(base_url=base_url, timeout=30, headers={"Origin": base_url},  # a write needs it (CSRF)
+                     transport=BrowserLikeTransport())
     path = "/api/auth/register" if register else "/api/auth/login"
     r = c.post(path, json={"name": name, "password": PASSWORD})
     assert r.status_code in (200, 201), r.text
