@@ -30,14 +30,9 @@ import httpx
 from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from load import Server  # noqa: E402
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -90,27 +85,17 @@ def main() -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="klub-exhibition-"))
     db_url = f"sqlite:///{tmp / 'klub.db'}"
-    port = free_port()
-    origin = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "KLUB_DATABASE_URL": db_url, "KLUB_SITE_ORIGIN": origin, "KLUB_BOT_DELAY_SECONDS": "0"}
+    env = {**os.environ, "KLUB_DATABASE_URL": db_url}
     subprocess.run([sys.executable, "-m", "app", "migrate"], env=env, cwd=ROOT, check=True, capture_output=True)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        env=env, cwd=ROOT,
-    )
+    server = Server(db_url, None, {}, None)  # bench/load.py's: a live uvicorn, no delay between bot words
+    server.start()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{origin}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                print("the server did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.2)
+        try:
+            server.wait_ready()
+        except RuntimeError as e:
+            print(e, file=sys.stderr)
+            return 1
+        origin = server.origin
         watcher = httpx.Client(base_url=origin, timeout=30, headers={"Origin": origin})
         r = watcher.post("/api/auth/register", json={"name": "posmatrac", "password": "gleda-partiju-7"})
         r.raise_for_status()
@@ -170,12 +155,7 @@ def main() -> int:
             print(f"result: {v['result']}")
         return 0 if finished else 2
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-
+        server.stop()
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -11,8 +11,9 @@ from __future__ import annotations
 import copy
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, joinedload
@@ -26,6 +27,8 @@ from app.games.base import GameError
 from app.members.service import CurrentMember
 from app.tables.cache import LiveTable, Snapshot, deadline_after, deadline_for, to_json
 from app.tables.engines import public_word
+
+T = TypeVar("T")
 
 _PARTIES = Partie.__table__
 _SEATS = PartieSeat.__table__
@@ -200,28 +203,12 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dic
             return state_frame(partie, table.latest, seat)
 
 
-def cached_events_since(
-    club: Club, partie_id: int, seat: int | None, since: int, known_version: int, blocking: bool = True
-) -> list[dict] | None:
-    """Like :func:`events_since` from memory only: None unless the cache has ``known_version``."""
-    table = club.tables.peek(partie_id)
-    if table is None or not table.lock.acquire(blocking=blocking):
-        return None
-    try:
-        if table.broken or table.version < known_version:
-            return None
-        snaps = table.events_since(since)
-        if snaps is None:
-            return None
-        return [event_frame(table.game, snap, seat, table.timer, table.bot_seats) for snap in snaps]
-    finally:
-        table.lock.release()
-
-
 def cached_event_texts_since(
     club: Club, partie_id: int, seat: int | None, since: int, known_version: int, blocking: bool = True
 ) -> list[tuple[int, bool, str]] | None:
-    """:func:`cached_events_since` as ``(version, finished, text)``: the frames as sent, shared.
+    """The event frames after ``since`` for a seat from memory only, as ``(version,
+    finished, text)`` (the frames as sent, shared): None unless the cache reaches
+    ``known_version``.
 
     ``blocking`` (a worker thread, not the event loop): a cached table behind
     ``known_version`` (another instance applied the word) reads only the new actions of
@@ -256,39 +243,36 @@ def cached_event_texts_since(
         table.lock.release()
 
 
+def _events_since(club: Club, partie_id: int, seat: int | None, since: int,
+                  render: Callable[[Partie, Snapshot], T]) -> tuple[list[T], dict | None]:
+    with club.db.read() as s:
+        partie = get_partie(s, partie_id)
+        if partie.status not in ("running", "finished"):
+            return [], state_frame(partie, None, seat)
+        table = open_table(club, s, partie)
+        with table.lock:
+            snaps = table.events_since(since)
+            if snaps is None:
+                return [], state_frame(partie, table.latest, seat)
+            return [render(partie, snap) for snap in snaps], None
+
+
 def event_texts_since(
     club: Club, partie_id: int, seat: int | None, since: int
 ) -> tuple[list[tuple[int, bool, str]], dict | None]:
     """:func:`events_since` with the events as ``(version, finished, text)``."""
-    with club.db.read() as s:
-        partie = get_partie(s, partie_id)
-        if partie.status not in ("running", "finished"):
-            return [], state_frame(partie, None, seat)
-        table = open_table(club, s, partie)
-        with table.lock:
-            snaps = table.events_since(since)
-            if snaps is None:
-                return [], state_frame(partie, table.latest, seat)
-            bots = bot_seats(partie)
-            return [
-                (snap.version, snap.finished, event_text(partie.game, snap, seat, partie.timer_seconds, bots))
-                for snap in snaps
-            ], None
+    def render(partie: Partie, snap: Snapshot) -> tuple[int, bool, str]:
+        return snap.version, snap.finished, event_text(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
+
+    return _events_since(club, partie_id, seat, since, render)
 
 
 def events_since(club: Club, partie_id: int, seat: int | None, since: int) -> tuple[list[dict], dict | None]:
     """The event frames after ``since`` for a seat, or (``[]``, a state frame) to resync."""
-    with club.db.read() as s:
-        partie = get_partie(s, partie_id)
-        if partie.status not in ("running", "finished"):
-            return [], state_frame(partie, None, seat)
-        table = open_table(club, s, partie)
-        with table.lock:
-            snaps = table.events_since(since)
-            if snaps is None:
-                return [], state_frame(partie, table.latest, seat)
-            bots = bot_seats(partie)
-            return [event_frame(partie.game, snap, seat, partie.timer_seconds, bots) for snap in snaps], None
+    def render(partie: Partie, snap: Snapshot) -> dict:
+        return event_frame(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
+
+    return _events_since(club, partie_id, seat, since, render)
 
 
 def submit(
