@@ -94,7 +94,8 @@ class ServerProcess:
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+             "--timeout-keep-alive", "75"],  # idle connections closed under a client: rarer
             env=self.env,
             cwd=ROOT,
         )
@@ -121,14 +122,14 @@ class ServerProcess:
 
 
 class BrowserLikeTransport(httpx.HTTPTransport):
-    """Retries a GET once when a kept-alive connection turns out closed: the server may
-    close an idle connection just as the client reuses it (uvicorn's keep-alive timeout),
-    and browsers resend an idempotent request then. Writes are never resent here."""
+    """Retries a GET once when a kept-alive connection turns out closed or reset: the
+    server may close an idle connection just as the client reuses it (uvicorn's keep-alive
+    timeout), and browsers resend an idempotent request then. Writes are never resent."""
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         try:
             return super().handle_request(request)
-        except httpx.RemoteProtocolError:
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
             if request.method not in ("GET", "HEAD"):
                 raise
             return super().handle_request(request)

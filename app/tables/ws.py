@@ -258,6 +258,8 @@ async def table_socket(websocket: WebSocket, partie_id: int):
             await conn.error(e.code, e.message)
             await websocket.close(code=CLOSE_NOT_FOUND if e.status == 404 else CLOSE_POLICY)
             return
+        except WebSocketDisconnect:
+            return  # the client left before its first frames were sent: nothing to clean but the below
         if conn.seat is not None:
             counts[key] = counts.get(key, 0) + 1
             await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
