@@ -71,9 +71,15 @@ def wait_ready(page, timeout=30000):
 
 
 def table(page) -> dict:
-    """What the table script holds, and the cards in the DOM, read at one moment."""
+    """What the table script holds, and the cards in the DOM, read at one moment.
+
+    ``ready`` is READY at that same moment: between ``wait_ready`` and this read the table
+    may have said ``dalje`` by itself and the bots played on (a pause may then show the last
+    deal's cards), so a loop that checks the DOM against the view skips a read that is not ready.
+    """
     return page.evaluate(
-        "() => ({finished: Klub.table.finished, legal: Klub.table.legal, version: Klub.table.version,"
+        f"() => ({{ready: ({READY})(), finished: Klub.table.finished,"
+        " legal: Klub.table.legal, version: Klub.table.version,"
         " seat: Klub.table.seat, view: Klub.table.view, shown: Klub.table.shownDeal || null,"
         " dom: [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),"
         " clickable: [...document.querySelectorAll('#hand button.card:not([disabled])')].map(e => e.dataset.card)})"
@@ -120,6 +126,8 @@ def test_lora_partie_against_three_computer_players(page, server):
         t = table(page)
         if t["finished"]:
             break
+        if not t["ready"]:
+            continue  # the table moved on since wait_ready (a dalje said by itself)
         deal = t["view"]["deal"]
         # Never another player's hidden card in my DOM.
         assert set(t["dom"]) <= lora_public_cards(t["view"]), deal["index"]
