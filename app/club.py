@@ -12,6 +12,7 @@ from app.config import Settings
 from app.db import Database
 from app.realtime import Hub
 from app.tables.cache import TableCache
+from app.tables.writer import WordWriter
 
 
 @dataclass
@@ -21,15 +22,19 @@ class Club:
     hub: Hub
     tables: TableCache
     bots: "BotRunner | None" = None  # noqa: F821 (set by the web app's lifespan)
+    writer: WordWriter | None = None  # SQLite: one thread writes the words (app/tables/writer.py)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "Club":
-        return cls(
+        club = cls(
             settings=settings,
             db=Database(settings.database_url),
             hub=Hub(settings.redis_url),
             tables=TableCache(history=settings.event_history),
         )
+        if club.db.is_sqlite:
+            club.writer = WordWriter(club)
+        return club
 
     def poke_bots(self, partie_id: int) -> None:
         if self.bots is not None:

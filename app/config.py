@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     deadline_poll_seconds: float = 1.0
     # How many past events of a table each instance keeps for reconnecting clients.
     event_history: int = 16
+    # Garbage collector (app/gcpauses.py): freeze the survivors this often (0: leave the
+    # collector alone), and collect everything, frozen objects included, this often.
+    gc_freeze_seconds: float = 5.0
+    gc_full_seconds: float = 3600.0
 
     # argon2id cost; None keeps argon2-cffi's defaults (64 MiB, 3 passes).
     argon2_time_cost: int | None = None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -71,9 +72,11 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_times(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def percentile(sorted_values: list[float], p: float) -> float:
@@ -206,6 +209,17 @@ class Stats:
         self.sent = 0
         self.measuring = False
         self.finished_tables: set[int] = set()
+        self.client_lags: list[float] = []  # how late this process's own loop woke up
+
+
+async def watch_client_lag(stats: Stats, every: float = 0.01) -> None:
+    """The client's event loop delay: a busy client makes every ack look late."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t = loop.time()
+        await asyncio.sleep(every)
+        if stats.measuring:
+            stats.client_lags.append(loop.time() - t - every)
 
 
 class Seat:
@@ -424,9 +438,15 @@ async def run(args, servers: list[Server]) -> dict:
     rss_after = {s.pid: rss_kib(s.pid) for s in servers}
     print(f"connected {len(seats)} sockets in {t_connect:.1f} s", flush=True)
 
+    # The clients' own garbage collections (2,000 sockets) would stall their loop and show
+    # up as server latency: none from here until the measurement ends.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     players = [asyncio.ensure_future(s.play()) for s in seats]
+    lag_watch = asyncio.ensure_future(watch_client_lag(stats))
     await asyncio.sleep(args.warmup)
-    cpu0 = {s.pid: cpu_seconds(s.pid) for s in servers}
+    cpu0 = {s.pid: cpu_times(s.pid) for s in servers}
     me0 = resource.getrusage(resource.RUSAGE_SELF)
     stats.measuring = True
     t_start = time.perf_counter()
@@ -435,13 +455,13 @@ async def run(args, servers: list[Server]) -> dict:
     if args.profile:
         # py-spy (pip install py-spy) samples the first server while the GIL is held: where its CPU goes.
         spy = subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(servers[0].pid),
-                                "--duration", str(max(1, int(args.duration) - 1)), "--rate", "100", "--gil",
+                                "--duration", str(max(1, int(args.duration) - 1)), "--rate", "100", *os.environ.get("XSPY", "--gil").split(),
                                 "--nonblocking", "--format", "raw", "-o", args.profile],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     await asyncio.sleep(args.duration)
     stats.measuring = False
     elapsed = time.perf_counter() - t_start
-    cpu1 = {s.pid: cpu_seconds(s.pid) for s in servers}
+    cpu1 = {s.pid: cpu_times(s.pid) for s in servers}
     me1 = resource.getrusage(resource.RUSAGE_SELF)
     load = os.getloadavg()
     if spy is not None:
@@ -450,12 +470,16 @@ async def run(args, servers: list[Server]) -> dict:
     for s in seats:
         s.closing = True
     await asyncio.gather(*(s.close() for s in seats))
+    lag_watch.cancel()
+    gc.enable()
     for p in players:
         p.cancel()
     await asyncio.gather(*players, return_exceptions=True)
 
     lat = sorted(stats.latencies)
-    server_cpu = sum(cpu1[p] - cpu0[p] for p in cpu0)
+    server_user = sum(cpu1[p][0] - cpu0[p][0] for p in cpu0)
+    server_system = sum(cpu1[p][1] - cpu0[p][1] for p in cpu0)
+    server_cpu = server_user + server_system
     rss_delta = sum(rss_after[p] - rss_before[p] for p in rss_before)
     return {
         "tables": args.tables,
@@ -472,10 +496,13 @@ async def run(args, servers: list[Server]) -> dict:
         "sent_per_s": round((stats.sent - sent0) / elapsed, 1),
         "ack_ms": {f"p{p}": round(percentile(lat, p) * 1000, 1) for p in (50, 95, 99)},
         "ack_ms_max": round(lat[-1] * 1000, 1) if lat else None,
+        "client_lag_ms": {f"p{p}": round(percentile(sorted(stats.client_lags), p) * 1000, 1) for p in (50, 99)}
+        | {"max": round(max(stats.client_lags, default=0) * 1000, 1)},
         "errors": dict(stats.errors),
         "stale_version_conflicts": dict(stats.conflicts),
         "finished_tables": len(stats.finished_tables),
         "server_cpu_s": round(server_cpu, 1),
+        "server_system_cpu_s": round(server_system, 1),
         "server_cpu_ms_per_action": round(server_cpu * 1000 / stats.acks, 2) if stats.acks else None,
         "client_cpu_s": round((me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime), 1),
         "server_rss_mib_before": round(sum(rss_before.values()) / 1024, 1),
@@ -566,10 +593,13 @@ def report(r: dict) -> None:
           f"sockets {r['sockets']}, think {r['think']} s")
     print(f"actions/s {r['actions_per_s']} ({r['actions']} acks in {r['duration_s']} s)")
     print(f"ack latency ms: p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {r['ack_ms_max']}")
+    lag = r["client_lag_ms"]
+    print(f"client loop delay ms (part of every latency above): p50 {lag['p50']}  p99 {lag['p99']}  max {lag['max']}")
     errors = ", ".join(f"{k}: {v}" for k, v in sorted(r["errors"].items())) or "none"
     print(f"errors: {sum(r['errors'].values())} ({errors}); stale-version conflicts: "
           f"{sum(r['stale_version_conflicts'].values())}; finished tables: {r['finished_tables']}")
-    print(f"server CPU {r['server_cpu_s']} s = {r['server_cpu_ms_per_action']} ms/action; client CPU {r['client_cpu_s']} s")
+    print(f"server CPU {r['server_cpu_s']} s ({r['server_system_cpu_s']} s in the kernel) = "
+          f"{r['server_cpu_ms_per_action']} ms/action; client CPU {r['client_cpu_s']} s")
     print(f"server RSS {r['server_rss_mib_before']} MiB before sockets, {r['server_rss_mib_connected']} MiB connected: "
           f"{r['server_kib_per_socket']} KiB per socket")
     print(f"load average {' '.join(map(str, r['loadavg']))}")

@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.audit_helpers import choose
+from tests.audit_helpers import OPTIONAL, choose
 
 GONE = (OSError, asyncio.TimeoutError, EOFError)
 
@@ -70,9 +70,19 @@ async def resilient_player(server, pid: int, client, rng: random.Random, shared:
                         # Keep the parties going until the harness has stopped the server often
                         # enough, however fast this machine plays.
                         wind_up = target if shared.enough else 10**9
+                        if not shared.enough:
+                            # A moment of thought: a partie can also end by itself (bule paid
+                            # off), and on a fast server it did before the kills were done.
+                            await asyncio.sleep(rng.uniform(0.02, 0.1))
                         word = choose(rng, "preferans", table["legal"], table.get("deal_index", 0), wind_up)
-                        pending = {"word": word, "version": last, "id": uuid.uuid4().hex}
-                        await ws.send(json.dumps({"type": "action", **pending}))
+                        if seat not in table.get("to_act", ()) and word in OPTIONAL and rng.random() < 0.9:
+                            # Not this player's turn, only a word he may say out of turn: mostly
+                            # let the others play on (two players taking a fall over and back
+                            # at full speed kept the computer seat's word stale for ever).
+                            word = None
+                        if word is not None:
+                            pending = {"word": word, "version": last, "id": uuid.uuid4().hex}
+                            await ws.send(json.dumps({"type": "action", **pending}))
                     frame = await recv(ws, timeout=60)
                     kind = frame["type"]
                     if kind == "state":

@@ -1,17 +1,17 @@
 """Playing at a table: views for a seat, and applying a word to the action log.
 
-A word is applied in one write transaction that locks the partie row (PostgreSQL) or
+A word is applied in a write transaction that locks the partie row (PostgreSQL) or
 the database (SQLite ``BEGIN IMMEDIATE``), checks the version and the rules, appends
 the action and bumps the version; the notice goes out only after the commit, so nothing
-acknowledged or broadcast can be lost.
+acknowledged or broadcast can be lost. On SQLite the words of a process go through one
+thread that commits the words waiting together (:mod:`app.tables.writer`).
 """
 
 from __future__ import annotations
 
 import copy
-import threading
-import weakref
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from app.club import Club
 from app.db.database import for_update
+from app.db.prepared import Prepared
 from app.db.models import Action, Partie, PartieSeat
 from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
@@ -48,8 +49,23 @@ _PARTIE_ROWS_LOCKED = _PARTIE_ROWS.with_for_update(of=_PARTIES)
 _FIRST_OF_ID = select(_ACTIONS.c.seq, _ACTIONS.c.seat, _ACTIONS.c.word).where(
     _ACTIONS.c.partie_id == bindparam("pid"), _ACTIONS.c.client_action_id == bindparam("aid")
 )
-_INSERT_ACTION = insert(_ACTIONS)
-_UPDATE_PARTIE = update(_PARTIES).where(_PARTIES.c.id == bindparam("pid"))
+_ACTION_COLUMNS = ("partie_id", "seq", "seat", "word", "client_action_id", "member_id", "source", "created_at")
+_INSERT_ACTION = insert(_ACTIONS).values({k: bindparam(k) for k in _ACTION_COLUMNS})
+# Run on the driver's cursor (app/db/prepared.py): the hot path of every table.
+_PARTIE_ROWS_P = Prepared(_PARTIE_ROWS)
+_PARTIE_ROWS_LOCKED_P = Prepared(_PARTIE_ROWS_LOCKED)
+_FIRST_OF_ID_P = Prepared(_FIRST_OF_ID)
+_INSERT_ACTION_P = Prepared(_INSERT_ACTION)
+_UPDATES_P: dict[tuple[str, ...], Prepared] = {}
+
+
+def _update_partie(columns: tuple[str, ...]) -> Prepared:
+    """The partie's UPDATE setting ``columns`` (a word sets 2 to 5 of them)."""
+    prepared = _UPDATES_P.get(columns)
+    if prepared is None:
+        stmt = update(_PARTIES).where(_PARTIES.c.id == bindparam("pid")).values({c: bindparam(c) for c in columns})
+        prepared = _UPDATES_P[columns] = Prepared(stmt)
+    return prepared
 
 
 class StaleVersion(Conflict):
@@ -295,20 +311,35 @@ def submit(
     return apply_word(club, partie_id, seat, word, version, action_id, member.id, "member")
 
 
-_sqlite_write_locks: "weakref.WeakKeyDictionary[Any, threading.Lock]" = weakref.WeakKeyDictionary()
-_locks_lock = threading.Lock()
+def cached_seat(club: Club, partie_id: int, member_id: int) -> int | None:
+    """The member's seat from the cached table, without the database (None: not known here)."""
+    table = club.tables.peek(partie_id)
+    return table.member_seats.get(member_id) if table is not None else None
 
 
-def _word_lock(db) -> threading.Lock | None:
-    """SQLite: one word at a time per process waits for the database in Python, not in
-    SQLite's busy handler (which sleeps up to 100 ms between tries while the file is free)."""
-    if not db.is_sqlite:
-        return None
-    with _locks_lock:
-        lock = _sqlite_write_locks.get(db)
-        if lock is None:
-            lock = _sqlite_write_locks[db] = threading.Lock()
-        return lock
+@dataclass(frozen=True)
+class Word:
+    """A word to apply: who says it, at which version, with which client action id."""
+
+    partie_id: int
+    seat: int
+    word: str
+    version: int
+    action_id: str | None
+    member_id: int | None
+    source: str  # member, bot or timer
+
+
+@dataclass
+class _Said:
+    """A word applied inside a transaction, for what follows its commit."""
+
+    table: LiveTable
+    word: Word
+    applied: Applied
+    bots: set[int]
+    to_act: list[int]
+    finished: bool
 
 
 def apply_word(
@@ -321,108 +352,147 @@ def apply_word(
     member_id: int | None,
     source: str,
 ) -> Applied:
-    if not isinstance(word, str) or not word or len(word) > 64:
-        raise Invalid("a word is a non-empty string of at most 64 characters", code="illegal_action")
-    db = club.db
+    """Apply one word and wait for its commit (from any thread but the event loop's)."""
+    job = Word(partie_id, seat, word, version, action_id, member_id, source)
+    if club.writer is not None:
+        return club.writer.submit(job).result()
+    outcome = apply_words(club, [job])[0]
+    if isinstance(outcome, BaseException):
+        raise outcome
+    return outcome
+
+
+def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
+    """Apply words in one write transaction (BEGIN IMMEDIATE on SQLite; on PostgreSQL each
+    partie row is locked), each checked against the state the ones before it left.
+
+    Every outcome is an :class:`Applied` (committed, or a resend of a committed word) or
+    the error for that word, which changed nothing. The notices go out only after the
+    commit, so nothing acknowledged or broadcast can be lost. If the transaction itself
+    fails, the words are tried again one per transaction, so one bad word cannot take
+    the others down with it.
+    """
+    outcomes: list[Applied | BaseException | None] = [None] * len(jobs)
+    said: list[tuple[int, _Said]] = []
+    tables: list[LiveTable] = []
+    failure: Exception | None = None
+    with ExitStack() as locks:
+        try:
+            with club.db.write_engine.begin() as conn:
+                for i, job in enumerate(jobs):
+                    try:
+                        table = _table_for(club, conn, job.partie_id)
+                        locks.enter_context(table.lock)  # held until the commit
+                        tables.append(table)
+                        outcome = _apply_in(conn, table, job)
+                    except ClubError as e:
+                        outcomes[i] = e
+                        continue
+                    if isinstance(outcome, Applied):
+                        outcomes[i] = outcome  # a resend: nothing new
+                    else:
+                        said.append((i, outcome))
+        except Exception as e:
+            failure = e
+            for table in tables:
+                club.tables.invalidate(table.partie_id)  # its engine may hold words never written
+    if failure is not None:
+        if len(jobs) > 1:
+            return [outcome for job in jobs for outcome in apply_words(club, [job])]
+        return [failure]
+    for i, s in said:
+        outcomes[i] = s.applied
+    for _, s in said:
+        club.notify_partie(s.table.partie_id, {"kind": "advance", "version": s.applied.version})
+        if s.bots and (s.finished or s.bots.intersection(s.to_act)):
+            # A computer seat is to act (or forgets the partie that ended); a person whose time
+            # runs out is the deadline watcher's.
+            club.poke_bots(s.table.partie_id)
+    return outcomes  # type: ignore[return-value]
+
+
+def _table_for(club: Club, conn, partie_id: int) -> LiveTable:
     table = club.tables.peek(partie_id)
     if table is None:
-        with db.read() as s:
+        with Session(bind=conn) as s:  # joins the transaction
             table = open_table(club, s, get_partie(s, partie_id))
-    word_lock = _word_lock(db)
-    with table.lock:
-        mutated = False
-        try:
-            if word_lock is not None:
-                word_lock.acquire()
-            try:
-                # One write transaction (BEGIN IMMEDIATE on SQLite) of Core statements on a
-                # connection: the columns needed, no ORM session or objects on the hot path.
-                with db.write_engine.begin() as conn:
-                    rows = conn.execute(
-                        _PARTIE_ROWS if db.is_sqlite else _PARTIE_ROWS_LOCKED, {"pid": partie_id}
-                    ).all()
-                    if not rows:
-                        raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
-                    partie_version, status, timer_seconds = rows[0][:3]
-                    seat_rows = [r for r in rows if r.seat is not None]
-                    if action_id is not None:
-                        first = conn.execute(_FIRST_OF_ID, {"pid": partie_id, "aid": action_id}).one_or_none()
-                        if first is not None:
-                            if (first.seat, first.word) != (seat, word):
-                                raise Conflict(
-                                    "this action id was already used for another word", code="action_id_reused"
-                                )
-                            return Applied(first.seq, first.seat, first.word, duplicate=True)
-                    if status != "running":
-                        raise Conflict("this partie is not being played", code="not_running")
-                    seat_row = seat_rows[seat]
-                    if source == "member" and seat_row.taken_over:
-                        raise Forbidden("a computer player plays this seat now", code="seat_taken_over")
-                    bots = {r.seat for r in seat_rows if r.kind == "bot" or r.taken_over}
-                    if table.version < partie_version:
-                        with Session(bind=conn) as s:  # joins this transaction
-                            table.catch_up(s)  # another instance wrote since this cache last looked
-                    if version != partie_version:
-                        with Session(bind=conn) as s:
-                            current = state_frame(
-                                get_partie(s, partie_id), table.latest, seat if source == "member" else None
-                            )
-                        raise StaleVersion(f"the table is at version {partie_version}, not {version}", current=current)
-                    engine = table.engine
-                    legal = engine.legal_actions(seat)  # the engine alone says who may speak
-                    if not legal:
-                        raise Invalid("it is not your turn", code="not_your_turn")
-                    if word not in legal:
-                        raise Invalid(
-                            f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}",
-                            code="illegal_action",
-                            legal=legal,
-                        )
-                    now = utcnow()
-                    deal_before = engine.deal_index
-                    mutated = True
-                    table.apply_quietly(seat, word)
-                    new_version, finished = table.version, engine.finished
-                    to_act = [] if finished else list(engine.seats_to_act())
-                    conn.execute(
-                        _INSERT_ACTION,
-                        {
-                            "partie_id": partie_id,
-                            "seq": new_version,
-                            "seat": seat,
-                            "word": word,
-                            "client_action_id": action_id,
-                            "member_id": member_id,
-                            "source": source,
-                            "created_at": now,
-                        },
-                    )
-                    values: dict[str, Any] = {
-                        "pid": partie_id,
-                        "version": new_version,
-                        "deadline_at": deadline_for(to_act, finished, now, timer_seconds, bots),
-                    }
-                    if finished:
-                        values["status"] = "finished"
-                        values["finished_at"] = now
-                    if finished or engine.deal_index != deal_before:
-                        values["result"] = engine.result()
-                    conn.execute(_UPDATE_PARTIE, values)
-            finally:
-                if word_lock is not None:
-                    word_lock.release()
-            # Committed: now the views of the new version (outside the database lock).
-            table.snapshot((seat, word), now)
-        except ClubError:
-            if mutated:
-                club.tables.invalidate(partie_id)
-            raise
-        except Exception:
-            club.tables.invalidate(partie_id)
-            raise
-    club.notify_partie(partie_id, {"kind": "advance", "version": new_version})
-    if bots and (finished or bots.intersection(to_act)):
-        # A computer seat is to act (or forgets the partie that ended); a person whose time
-        # runs out is the deadline watcher's.
-        club.poke_bots(partie_id)
-    return Applied(new_version, seat, word, duplicate=False)
+    return table
+
+
+def _apply_in(conn, table: LiveTable, job: Word) -> Applied | _Said:
+    """Check ``job`` and apply it in the open transaction ``conn``; the caller holds the table's lock.
+
+    Core statements on the connection, no ORM objects: this is the hot path of every
+    table. The cached table is moved on (with its snapshot) before the commit; if the
+    commit fails, the caller drops the table from the cache.
+    """
+    partie_id, seat, word = job.partie_id, job.seat, job.word
+    if not isinstance(word, str) or not word or len(word) > 64:
+        raise Invalid("a word is a non-empty string of at most 64 characters", code="illegal_action")
+    select_rows = _PARTIE_ROWS_P if conn.dialect.name == "sqlite" else _PARTIE_ROWS_LOCKED_P
+    rows = select_rows.rows(conn, {"pid": partie_id})
+    if not rows:
+        raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
+    partie_version, status, timer_seconds = rows[0][:3]
+    # (seat, kind, taken_over) per seat, in seat order
+    seat_rows = [r[3:] for r in rows if r[3] is not None]
+    if job.action_id is not None:
+        found = _FIRST_OF_ID_P.rows(conn, {"pid": partie_id, "aid": job.action_id})
+        if found:
+            first_seq, first_seat, first_word = found[0]
+            if (first_seat, first_word) != (seat, word):
+                raise Conflict("this action id was already used for another word", code="action_id_reused")
+            return Applied(first_seq, first_seat, first_word, duplicate=True)
+    if status != "running":
+        raise Conflict("this partie is not being played", code="not_running")
+    if job.source == "member" and seat_rows[seat][2]:
+        raise Forbidden("a computer player plays this seat now", code="seat_taken_over")
+    bots = {s for s, kind, taken_over in seat_rows if kind == "bot" or taken_over}
+    if table.version < partie_version:
+        with Session(bind=conn) as s:
+            table.catch_up(s)  # another instance wrote since this cache last looked
+    if job.version != partie_version:
+        with Session(bind=conn) as s:
+            current = state_frame(get_partie(s, partie_id), table.latest, seat if job.source == "member" else None)
+        raise StaleVersion(f"the table is at version {partie_version}, not {job.version}", current=current)
+    engine = table.engine
+    legal = engine.legal_actions(seat)  # the engine alone says who may speak
+    if not legal:
+        raise Invalid("it is not your turn", code="not_your_turn")
+    if word not in legal:
+        raise Invalid(
+            f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}", code="illegal_action", legal=legal
+        )
+    now = utcnow()
+    deal_before = engine.deal_index
+    table.apply_quietly(seat, word)
+    new_version, finished = table.version, engine.finished
+    to_act = [] if finished else list(engine.seats_to_act())
+    _INSERT_ACTION_P.rows(
+        conn,
+        {
+            "partie_id": partie_id,
+            "seq": new_version,
+            "seat": seat,
+            "word": word,
+            "client_action_id": job.action_id,
+            "member_id": job.member_id,
+            "source": job.source,
+            "created_at": now,
+        },
+    )
+    values: dict[str, Any] = {
+        "pid": partie_id,
+        "version": new_version,
+        "deadline_at": deadline_for(to_act, finished, now, timer_seconds, bots),
+    }
+    if finished:
+        values["status"] = "finished"
+        values["finished_at"] = now
+    if finished or engine.deal_index != deal_before:
+        values["result"] = engine.result()
+    _update_partie(tuple(k for k in values if k != "pid")).rows(conn, values)
+    # The views of the new version now: a later word of the same batch (a resend, a stale
+    # version) answers with this state.
+    table.snapshot((seat, word), now)
+    return _Said(table, job, Applied(new_version, seat, word, duplicate=False), bots, to_act, finished)

@@ -28,6 +28,7 @@ from app.club import Club
 from app.errors import ClubError
 from app.members.service import CurrentMember, authenticate, touch_member
 from app.tables import chat, presence, ratelimit, service
+from app.tables.cache import to_json
 from app.web.cookies import session_token
 from app.web.deps import MAX_ID
 
@@ -58,7 +59,7 @@ class TableConnection:
         self.limits: ratelimit.MemberLimits | None = None  # shared by the member's sockets
 
     async def send(self, frame: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
+        await self.ws.send_text(to_json(frame))
 
     async def send_state(self) -> None:
         async with self.send_lock:
@@ -165,9 +166,7 @@ class TableConnection:
             await self.error("bad_frame", "an action has a word (string) and a version (integer)", id=action_id)
             return
         try:
-            applied = await run_in_threadpool(
-                service.submit, self.club, self.partie_id, self.member, word, version, action_id
-            )
+            applied = await self.submit(word, version, action_id)
         except ClubError as e:
             if e.code == "stale_version":
                 # The client decided on an old state: bring it up to date first.
@@ -177,6 +176,15 @@ class TableConnection:
         await self.catch_up(applied.version)
         async with self.send_lock:
             await self.send({"type": "ack", "id": action_id, "version": applied.version, "duplicate": applied.duplicate})
+
+    async def submit(self, word: str, version: int, action_id: str | None) -> service.Applied:
+        club = self.club
+        seat = service.cached_seat(club, self.partie_id, self.member.id)
+        if seat is not None and club.writer is not None:
+            # Straight to the word writer: no worker thread in between.
+            word_ = service.Word(self.partie_id, seat, word, version, action_id, self.member.id, "member")
+            return await asyncio.wrap_future(club.writer.submit(word_))
+        return await run_in_threadpool(service.submit, club, self.partie_id, self.member, word, version, action_id)
 
     async def on_chat(self, msg: dict[str, Any]) -> None:
         try:

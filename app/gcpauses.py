@@ -1,0 +1,54 @@
+"""Short garbage-collector pauses for a server holding thousands of live sockets.
+
+Each open table socket keeps a few hundred container objects alive (the ASGI stack, its
+tasks and queues), and CPython's full collections walk all of them: with 2,000 sockets
+a full collection took 300-420 ms, every few seconds under load, which was the whole of
+the ack latency's tail (docs/performance.md). So every ``freeze_seconds`` the
+objects that are not frozen yet are collected (a quick collection: only what came since
+the last freeze) and whatever survived is frozen (``gc.freeze``): the automatic
+collections then only walk the objects of the last few seconds. Objects still die by
+reference counting as usual; only cycles among frozen objects wait for the complete
+collection that runs every ``full_seconds``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+
+log = logging.getLogger("klub.gc")
+
+
+def freeze_survivors() -> None:
+    """Collect what is not frozen (cheap: only what came since the last freeze), then freeze
+    the rest. Garbage cycles are never frozen, only objects alive at this moment."""
+    gc.collect()
+    gc.freeze()
+
+
+def collect_everything() -> float:
+    """Unfreeze, collect every generation and freeze again; the pause in seconds."""
+    start = time.perf_counter()
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return time.perf_counter() - start
+
+
+async def keep_pauses_short(freeze_seconds: float, full_seconds: float) -> None:
+    if freeze_seconds <= 0:
+        return
+    last_full = time.monotonic()
+    try:
+        while True:
+            await asyncio.sleep(freeze_seconds)
+            if full_seconds > 0 and time.monotonic() - last_full >= full_seconds:
+                pause = collect_everything()
+                last_full = time.monotonic()
+                log.info("complete garbage collection: %.0f ms", pause * 1000)
+            else:
+                freeze_survivors()
+    finally:
+        gc.unfreeze()  # a stopped server (or a test's app) leaves the collector as it found it

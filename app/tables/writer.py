@@ -1,0 +1,111 @@
+"""The word writer: one thread applies the words of a SQLite database, several per commit.
+
+SQLite has one writer at a time. Words submitted from the event loop, the REST workers
+and the computer players queue here instead of on the database's lock; the thread takes
+every word waiting (up to ``max_batch``) and applies them in one transaction
+(:func:`app.tables.service.apply_words`), so under load a commit and a thread switch are
+shared by many words. Each word's future is answered only after its commit. The thread
+starts with the first word and ends after ``idle_seconds`` without one.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from concurrent.futures import Future
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.club import Club
+    from app.tables.service import Applied, Word
+
+log = logging.getLogger("klub.writer")
+_STOP = object()
+
+
+class WordWriter:
+    def __init__(self, club: "Club", max_batch: int = 64, idle_seconds: float = 30.0):
+        self.club = club
+        self.max_batch = max_batch
+        self.idle_seconds = idle_seconds
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+        self.batches = 0  # transactions run (for tests and curious operators)
+
+    def submit(self, word: "Word") -> "Future[Applied]":
+        """Queue a word; the future gets its :class:`Applied` or its error after the commit."""
+        future: Future = Future()
+        with self._lock:
+            if self._stopped:
+                future.set_exception(RuntimeError("the server is stopping"))
+                return future
+            self._queue.put((word, future))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="klub-word-writer", daemon=True)
+                self._thread.start()
+        return future
+
+    def stop(self, timeout: float = 30) -> None:
+        """Apply what is queued, then end the thread (a graceful shutdown loses nothing)."""
+        with self._lock:
+            self._stopped = True
+            thread = self._thread
+            if thread is not None:
+                self._queue.put(_STOP)
+        if thread is not None:
+            thread.join(timeout)
+
+    def _next_batch(self) -> list | None:
+        """The words waiting (at least one), or None when the thread is to end."""
+        try:
+            first = self._queue.get(timeout=self.idle_seconds)
+        except queue.Empty:
+            with self._lock:
+                if self._queue.empty():
+                    self._thread = None  # the next submit starts a new thread
+                    return None
+            return []
+        batch = [first]
+        while len(batch) < self.max_batch:
+            try:
+                batch.append(self._queue.get_nowait())
+            except queue.Empty:
+                break
+        return batch
+
+    def _run(self) -> None:
+        while True:
+            batch = self._next_batch()
+            if batch is None:
+                return
+            stopping = _STOP in batch
+            if stopping:
+                # Whatever was queued before the stop is still applied.
+                while True:
+                    try:
+                        batch.append(self._queue.get_nowait())
+                    except queue.Empty:
+                        break
+                batch = [item for item in batch if item is not _STOP]
+            if batch:
+                self._apply(batch)
+            if stopping:
+                return
+
+    def _apply(self, batch: list) -> None:
+        from app.tables.service import apply_words
+
+        try:
+            outcomes = apply_words(self.club, [word for word, _ in batch])
+        except BaseException as e:  # never leave a caller waiting
+            log.exception("the word writer failed")
+            outcomes = [e] * len(batch)
+        self.batches += 1
+        for (_, future), outcome in zip(batch, outcomes):
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)

@@ -1,0 +1,203 @@
+"""Words written together: the SQLite word writer, its batches, its shutdown; the
+prepared statements' types; the garbage collector's freezing (app/gcpauses.py)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import select
+
+from app.club import Club
+from app.db.models import Action, Partie
+from app.errors import ClubError
+from app.games.base import GameError
+from app import gcpauses
+from app.members.service import CurrentMember, register
+from app.parties.proposals import SeatSpec, propose
+from app.tables.cache import LiveTable
+from app.tables.engines import new_engine
+from app.tables.service import Applied, Word, apply_words, get_partie, open_table
+
+
+def _club_with_parties(settings, n: int) -> tuple[Club, list[int]]:
+    club = Club.from_settings(settings)
+    member = register(club.db, "ana", "klupska-lozinka-7")
+    me = CurrentMember(member.id, member.name, member.role, "-")
+    # Four computer seats that no runner plays: the test says their words.
+    pids = [propose(club, me, "lora", {}, None, [SeatSpec("bot")] * 4, exhibition=True) for _ in range(n)]
+    return club, pids
+
+
+def _next_word(club: Club, pid: int, version: int, action_id: str | None = None) -> Word:
+    with club.db.read() as s:
+        table = open_table(club, s, get_partie(s, pid))
+    with table.lock:
+        seat = table.engine.seats_to_act()[0]
+        word = table.engine.legal_actions(seat)[0]
+    return Word(pid, seat, word, version, action_id, None, "bot")
+
+
+def _replayed(club: Club, pid: int):
+    with club.db.read() as s:
+        partie = get_partie(s, pid)
+        engine = new_engine(partie.game, partie.settings or {}, partie.seed)
+        for seat, word in s.execute(select(Action.seat, Action.word).where(Action.partie_id == pid).order_by(Action.seq)):
+            engine.apply(seat, word)
+        return engine, partie.version
+
+
+def test_words_of_many_threads_share_transactions_and_all_land(settings, backend):
+    if backend != "sqlite":
+        pytest.skip("the word writer serves SQLite")
+    club, pids = _club_with_parties(settings, 6)
+    assert club.writer is not None
+    words = [_next_word(club, pid, 0, f"w{pid}") for pid in pids]
+    barrier = threading.Barrier(len(words))
+    futures = {}
+
+    def say(w: Word) -> None:
+        barrier.wait()
+        futures[w.partie_id] = club.writer.submit(w)
+
+    threads = [threading.Thread(target=say, args=(w,)) for w in words]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    results = {pid: f.result(timeout=10) for pid, f in futures.items()}
+    assert all(r == Applied(1, w.seat, w.word, duplicate=False) for w, r in zip(words, (results[w.partie_id] for w in words)))
+    assert club.writer.batches <= len(words)
+    for pid in pids:
+        engine, version = _replayed(club, pid)
+        assert version == 1 and engine.view(None) == club.tables.peek(pid).engine.view(None)
+    # a resend of a committed word is answered from the log, nothing is applied twice
+    again = club.writer.submit(words[0]).result(timeout=10)
+    assert again.duplicate and again.version == 1
+    club.writer.stop()
+    club.db.dispose()
+
+
+def test_a_word_that_breaks_its_transaction_does_not_take_the_others_down(settings, monkeypatch):
+    club, pids = _club_with_parties(settings, 3)
+    good_a, bad, good_b = (_next_word(club, pid, 0) for pid in pids)
+    real_apply = LiveTable.apply_quietly
+
+    def breaks(table, seat, word):
+        real_apply(table, seat, word)  # the engine moved on ...
+        if table.partie_id == bad.partie_id:
+            raise GameError("a broken engine")  # ... and then failed: not a ClubError
+
+    monkeypatch.setattr(LiveTable, "apply_quietly", breaks)
+    outcomes = apply_words(club, [good_a, bad, good_b])
+    assert isinstance(outcomes[0], Applied) and isinstance(outcomes[2], Applied)
+    assert isinstance(outcomes[1], GameError)
+    # nothing of the bad word was written, and its cached table was dropped, not trusted
+    engine, version = _replayed(club, bad.partie_id)
+    assert version == 0 and club.tables.peek(bad.partie_id) is None
+    for w in (good_a, good_b):
+        engine, version = _replayed(club, w.partie_id)
+        assert version == 1 and engine.view(None) == club.tables.peek(w.partie_id).engine.view(None)
+    club.db.dispose()
+
+
+def test_a_word_refused_in_a_batch_changes_nothing_and_the_rest_apply(settings):
+    club, pids = _club_with_parties(settings, 2)
+    first = _next_word(club, pids[0], 0)
+    stale = Word(first.partie_id, first.seat, first.word, 0, None, None, "bot")  # decided on version 0 too
+    other = _next_word(club, pids[1], 0)
+    outcomes = apply_words(club, [first, stale, other])
+    assert isinstance(outcomes[0], Applied) and isinstance(outcomes[2], Applied)
+    assert isinstance(outcomes[1], ClubError) and outcomes[1].code == "stale_version"
+    # the 409's state is the one the first word left, not an older one
+    assert outcomes[1].extra["current"]["version"] == 1
+    assert _replayed(club, pids[0])[1] == 1
+    club.db.dispose()
+
+
+def test_stop_writes_what_was_queued_and_refuses_what_comes_after(settings, backend):
+    if backend != "sqlite":
+        pytest.skip("the word writer serves SQLite")
+    club, pids = _club_with_parties(settings, 4)
+    words = [_next_word(club, pid, 0) for pid in pids]
+    futures = [club.writer.submit(w) for w in words]
+    club.writer.stop()
+    assert all(f.done() and f.result().version == 1 for f in futures)
+    late = club.writer.submit(_next_word(club, pids[0], 1))
+    with pytest.raises(RuntimeError, match="stopping"):
+        late.result(timeout=1)
+    assert all(_replayed(club, pid)[1] == 1 for pid in pids)
+    club.db.dispose()
+
+
+def test_an_idle_writer_ends_its_thread_and_the_next_word_starts_one(settings, backend):
+    if backend != "sqlite":
+        pytest.skip("the word writer serves SQLite")
+    club, pids = _club_with_parties(settings, 1)
+    club.writer.idle_seconds = 0.05
+    assert club.writer.submit(_next_word(club, pids[0], 0)).result(timeout=10).version == 1
+    for _ in range(100):
+        if club.writer._thread is None:
+            break
+        threading.Event().wait(0.02)
+    assert club.writer._thread is None
+    assert club.writer.submit(_next_word(club, pids[0], 1)).result(timeout=10).version == 2
+    club.writer.stop()
+    club.db.dispose()
+
+
+def test_the_word_statements_store_what_the_models_read(settings):
+    """The prepared statements (app/db/prepared.py) convert like SQLAlchemy: UTC datetimes, JSON."""
+    club, pids = _club_with_parties(settings, 1)
+    pid = pids[0]
+    version = 0
+    before = datetime.now(timezone.utc)
+    # Play the first deal through: its end writes the partie's result (JSON) as well.
+    while True:
+        w = _next_word(club, pid, version)
+        outcome = apply_words(club, [w])[0]
+        assert isinstance(outcome, Applied), outcome
+        version = outcome.version
+        with club.db.read() as s:
+            partie = s.get(Partie, pid)
+            if partie.result and partie.result["deals"]:
+                break
+    with club.db.read() as s:
+        first = s.scalar(select(Action).where(Action.partie_id == pid, Action.seq == 1))
+        partie = s.get(Partie, pid)
+        assert first.created_at.tzinfo is not None
+        assert before - timedelta(seconds=1) <= first.created_at <= datetime.now(timezone.utc)
+        assert partie.version == version and partie.status == "running"
+        assert partie.result["deals"][0]["points"] == club.tables.peek(pid).engine.result()["deals"][0]["points"]
+    club.db.dispose()
+
+
+def test_freezing_keeps_survivors_out_of_the_collections_until_the_complete_one():
+    gc.unfreeze()
+    try:
+        class Node:
+            pass
+
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        alive = weakref.ref(a)
+        gcpauses.freeze_survivors()
+        assert gc.get_freeze_count() > 0  # what survived is no longer walked by the automatic collections
+        # a cycle that becomes garbage after the freeze waits for the complete collection
+        del a, b
+        gc.collect()
+        assert alive() is not None
+        pause = gcpauses.collect_everything()
+        assert alive() is None and pause >= 0
+        # young garbage is collected before a freeze, not frozen with the survivors
+        c, d = Node(), Node()
+        c.other, d.other = d, c
+        young = weakref.ref(c)
+        del c, d
+        gcpauses.freeze_survivors()
+        assert young() is None
+    finally:
+        gc.unfreeze()
