@@ -356,7 +356,10 @@ async def setup_tables(args, servers: list[Server], stats: Stats, rng: random.Ra
              for i in range(args.tables)]
     gate = asyncio.Semaphore(args.setup_concurrency)
     clients = {s.port: httpx.AsyncClient(base_url=s.url, timeout=120, headers={"Origin": s.origin},
-                                         limits=httpx.Limits(max_connections=args.setup_concurrency))
+                                         # idle connections dropped before uvicorn's 5 s keep-alive
+                                         # ends them, so none is reused as the server closes it
+                                         limits=httpx.Limits(max_connections=args.setup_concurrency,
+                                                             keepalive_expiry=2.0))
                for s in servers}
 
     async def call(server: Server, method: str, path: str, cookie: str | None = None, **kw):
@@ -455,7 +458,7 @@ async def run(args, servers: list[Server]) -> dict:
     if args.profile:
         # py-spy (pip install py-spy) samples the first server while the GIL is held: where its CPU goes.
         spy = subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(servers[0].pid),
-                                "--duration", str(max(1, int(args.duration) - 1)), "--rate", "100", *os.environ.get("XSPY", "--gil").split(),
+                                "--duration", str(max(1, int(args.duration) - 1)), "--rate", "100", *(["--gil"] if args.profile_mode == "gil" else ["--idle", "--threads"]),
                                 "--nonblocking", "--format", "raw", "-o", args.profile],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     await asyncio.sleep(args.duration)
@@ -535,6 +538,8 @@ def main() -> None:
                    help="extra environment for the servers (repeatable)")
     p.add_argument("--timeout", type=float, default=900, help="the whole bench is stopped after this")
     p.add_argument("--profile", metavar="OUT", help="py-spy raw profile of the first server over the measured window")
+    p.add_argument("--profile-mode", choices=["gil", "idle"], default="gil",
+                   help="gil: where the CPU goes (the GIL holder); idle: every thread, waiting included")
     p.add_argument("--json", action="store_true", help="print the result as one JSON line too")
     args = p.parse_args()
     if args.instances > 1 and not args.redis_url:
