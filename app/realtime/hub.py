@@ -6,7 +6,9 @@ then reads what its own seat may see from the table cache (and the database behi
 So losing or doubling a notice can delay a frame but never leak or corrupt one.
 
 Without Redis the hub delivers to this process's subscribers. With Redis it also
-publishes to ``klub:<channel>`` and delivers what other instances publish.
+publishes to ``klub:<db>:<channel>`` and delivers what other instances publish. Redis
+channels are shared by all its database numbers; ``<db>``, the number of the Redis URL,
+keeps two Clubs on one Redis (``/0`` and ``/1``) apart.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ class Hub:
         self._redis_sync = None
         self._redis_async = None
         self._lock = threading.Lock()
+        self.prefix = REDIS_PREFIX
+        if redis_url:
+            from redis.connection import parse_url
+
+            self.prefix = f"{REDIS_PREFIX}{parse_url(redis_url).get('db', 0)}:"
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -44,7 +51,7 @@ class Hub:
             self._redis_sync = redis.Redis.from_url(self.redis_url)
             self._redis_async = aioredis.Redis.from_url(self.redis_url)
             pubsub = self._redis_async.pubsub()
-            await pubsub.psubscribe(REDIS_PREFIX + "*")
+            await pubsub.psubscribe(self.prefix + "*")
             self._listener = asyncio.create_task(self._listen(pubsub))
 
     async def stop(self) -> None:
@@ -83,7 +90,7 @@ class Hub:
         if self._redis_sync is not None:
             payload = json.dumps({"origin": self.instance_id, "channel": channel, "notice": notice})
             try:
-                self._redis_sync.publish(REDIS_PREFIX + channel, payload)
+                self._redis_sync.publish(self.prefix + channel, payload)
             except Exception:  # the local delivery above still happened
                 log.exception("redis publish failed")
 
