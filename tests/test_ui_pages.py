@@ -212,3 +212,17 @@ def test_scripts_only_use_translated_texts_and_no_inline_code():
         assert not re.search(r"<script(?![^>]*\b(src|type=\"application/json\"))", text), tpl
         assert not re.search(r"\son[a-z]+=", text), tpl
         assert "style=" not in text, tpl
+
+
+def test_table_errors_reach_the_page_in_its_language():
+    """A table socket's error frame (code + English message) is shown in the member's language."""
+    import json
+
+    from app.web.ui import js_strings
+
+    sr, en = json.loads(js_strings("sr-Latn")), json.loads(js_strings("en"))
+    assert sr["error:not_your_turn"] == "Niste na potezu."
+    assert en["error:not_your_turn"] == "It is not your turn."
+    assert sr["error:stale_version"] != en["error:stale_version"]
+    table_js = (ROOT / "static" / "js" / "table.js").read_text()
+    assert "`error:${f.code}`" in table_js

@@ -62,6 +62,24 @@ ERROR_TEXTS = {
     "bad_csrf": N_("This form has expired; reload the page and try again."),
 }
 
+# The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
+# carries them as "error:<code>" (table.js shows the server's English text for others).
+TABLE_ERROR_TEXTS = {
+    "stale_version": N_("The table moved on before your move arrived; look again."),
+    "not_your_turn": N_("It is not your turn."),
+    "illegal_action": N_("That move is not allowed now."),
+    "seat_taken_over": N_("A computer player plays your seat now."),
+    "not_running": N_("This partie is not being played."),
+    "not_a_player": N_("You do not play at this table."),
+    "rate_limited": N_("Too many moves at once; slow down."),
+    "invalid_chat": N_("That message cannot be sent."),
+    "bad_frame": N_("The server did not understand that message."),
+    "bad_json": N_("The server did not understand that message."),
+    "unknown_type": N_("The server did not understand that message."),
+    "frame_too_large": N_("The server did not understand that message."),
+    "action_id_reused": N_("The server did not understand that message."),
+}
+
 # Every text the table scripts show, translated into the page (``#klub-strings``).
 JS_STRINGS = [
     N_("Your turn"), N_("Reconnecting…"), N_("Waiting for the players"), N_("No deals yet."),
@@ -154,7 +172,9 @@ def html_json(data: Any) -> str:
 
 def js_strings(lang: str) -> str:
     _ = gettext_for(lang)
-    return html_json({s: _(s) for s in JS_STRINGS})
+    strings = {s: _(s) for s in JS_STRINGS}
+    strings.update({f"error:{code}": _(text) for code, text in TABLE_ERROR_TEXTS.items()})
+    return html_json(strings)
 
 
 # -- language ----------------------------------------------------------------------------

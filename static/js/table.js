@@ -83,7 +83,8 @@
     ack(f) { if (ctl.sending === f.id) ctl.sending = null; render(); },
     error(f) {
       if (f.id && ctl.sending === f.id) ctl.sending = null;
-      ctl.say(`${K.T("Error")}: ${f.message}`, "error");
+      const known = Object.prototype.hasOwnProperty.call(K.strings, `error:${f.code}`);
+      ctl.say(known ? K.T(`error:${f.code}`) : `${K.T("Error")}: ${f.message}`, "error");
       render();
     },
     seats(f) {
