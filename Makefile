@@ -40,7 +40,7 @@ clean:
 	rm -rf $(VENV)
 
 # The long fault and leak runs of issue 7 (README.md, "Soak"): 1,000 audited parties,
-# 50 SIGKILLs, longer fuzzing. Not part of .ci/run: it takes longer than CI allows.
+# 50 SIGKILLs, longer fuzzing. .ci/run runs it after `make test` (about 10 minutes here).
 soak: $(VENV)/.dev-installed
 	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 \
 	$(BIN)/python -m pytest -s tests/test_audit_leaks.py tests/test_faults_crash.py tests/test_faults_input.py tests/test_faults_concurrency.py
