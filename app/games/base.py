@@ -10,7 +10,8 @@ Driving an engine:
   ``Partie.new(settings)`` waits for ``start_deal(...)`` (replay of a record).
 - ``legal_actions(seat)`` lists the words that seat may say now (record notation);
   ``apply(seat, word)`` performs one, or raises :class:`IllegalAction` and changes nothing.
-- ``view(seat)`` is what that seat may see (``None``: a spectator, public only).
+- ``view(seat)`` is what that seat may see (``None``: a spectator, public only); a
+  seat's view carries its ``legal_actions`` too.
 - ``result()`` is the score sheet in the ``result`` shape of ``klub-record/1``;
   ``to_record()`` exports the whole partie.
 - ``version`` counts the actions applied, so a client can say which state it decided on.

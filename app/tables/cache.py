@@ -92,12 +92,11 @@ class LiveTable:
             views_json=tuple([to_json(v) for v in views] + [to_json(engine.view(None))]),
             # Every seat's words, not only the awaited ones: preferans lets a player say
             # some words out of turn (otpis, a ponuda, odlazak u bulu). A seat's view
-            # carries them already.
-            legal=[[] if finished else list(v["legal_actions"]) if "legal_actions" in v else list(engine.legal_actions(s))
-                   for s, v in enumerate(views)],
+            # carries them already (app/games/base.py).
+            legal=[[] if finished else list(v["legal_actions"]) for v in views],
             to_act=to_act,
             deal_index=engine.deal_index,
-            finished=engine.finished,
+            finished=finished,
             at=at,
         )
         self.history.append(snap)

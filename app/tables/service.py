@@ -300,10 +300,8 @@ def submit(
     action_id: str | None,
 ) -> Applied:
     """A member's word for his own seat."""
-    table = club.tables.peek(partie_id)
-    if table is not None and member.id in table.member_seats:
-        seat = table.member_seats[member.id]  # seats never change hands once a partie runs
-    else:
+    seat = cached_seat(club, partie_id, member.id)  # seats never change hands once a partie runs
+    if seat is None:
         with club.db.read() as s:
             seat = seat_of(get_partie(s, partie_id), member.id)
     if seat is None:
@@ -335,7 +333,6 @@ class _Said:
     """A word applied inside a transaction, for what follows its commit."""
 
     table: LiveTable
-    word: Word
     applied: Applied
     bots: set[int]
     to_act: list[int]
@@ -495,4 +492,4 @@ def _apply_in(conn, table: LiveTable, job: Word) -> Applied | _Said:
     # The views of the new version now: a later word of the same batch (a resend, a stale
     # version) answers with this state.
     table.snapshot((seat, word), now)
-    return _Said(table, job, Applied(new_version, seat, word, duplicate=False), bots, to_act, finished)
+    return _Said(table, Applied(new_version, seat, word, duplicate=False), bots, to_act, finished)

@@ -30,9 +30,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    import os, sys
-    if os.environ.get("XSWITCH"):
-        sys.setswitchinterval(float(os.environ["XSWITCH"]))
     if settings.argon2_time_cost and settings.argon2_memory_kib:
         passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
     club = Club.from_settings(settings)
@@ -42,21 +39,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await club.hub.start()
         club.bots = BotRunner(club, workers=settings.bot_workers, delay=settings.bot_delay_seconds)
         watcher = asyncio.create_task(watch_deadlines(club))
-        import os
-        if os.environ.get("XLAG"):
-            import gc, time as _t
-            _f = open(os.environ["XLAG"], "a"); _st = {}
-            def _cb(phase, info):
-                if phase == "start": _st["t"] = _t.perf_counter()
-                else:
-                    d = (_t.perf_counter()-_st['t'])*1000
-                    if d > 5: _f.write(f"{_t.time():.3f} gc{info['generation']} {d:.1f}\n"); _f.flush()
-            gc.callbacks.append(_cb)
-            async def _lag():
-                while True:
-                    t = _t.perf_counter(); await asyncio.sleep(0.01); d = (_t.perf_counter()-t-0.01)*1000
-                    if d > 20: _f.write(f"{_t.time():.3f} lag {d:.1f}\n"); _f.flush()
-            asyncio.create_task(_lag())
         gc_keeper = asyncio.create_task(gcpauses.keep_pauses_short(settings.gc_freeze_seconds, settings.gc_full_seconds))
         await run_in_threadpool(resume_running, club)
         try:
