@@ -50,27 +50,41 @@ def _replayed(club: Club, pid: int):
         return engine, partie.version
 
 
-def test_words_of_many_threads_share_transactions_and_all_land(settings, backend):
+def test_words_of_many_threads_share_transactions_and_all_land(settings, backend, monkeypatch):
     if backend != "sqlite":
         pytest.skip("the word writer serves SQLite")
+    from app.tables import service
+
     club, pids = _club_with_parties(settings, 6)
     assert club.writer is not None
     words = [_next_word(club, pid, 0, f"w{pid}") for pid in pids]
-    barrier = threading.Barrier(len(words))
-    futures = {}
+    # The first word's transaction waits until every other word is queued behind it.
+    queued, sizes = threading.Event(), []
+    real_apply_words = service.apply_words
+
+    def recorded(club_, jobs):
+        sizes.append(len(jobs))
+        if len(sizes) == 1:
+            queued.wait(10)
+        return real_apply_words(club_, jobs)
+
+    monkeypatch.setattr(service, "apply_words", recorded)
+    futures = {words[0].partie_id: club.writer.submit(words[0])}
+    barrier = threading.Barrier(len(words) - 1)
 
     def say(w: Word) -> None:
         barrier.wait()
         futures[w.partie_id] = club.writer.submit(w)
 
-    threads = [threading.Thread(target=say, args=(w,)) for w in words]
+    threads = [threading.Thread(target=say, args=(w,)) for w in words[1:]]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    queued.set()
     results = {pid: f.result(timeout=10) for pid, f in futures.items()}
     assert all(r == Applied(1, w.seat, w.word, duplicate=False) for w, r in zip(words, (results[w.partie_id] for w in words)))
-    assert club.writer.batches <= len(words)
+    assert sizes == [1, len(words) - 1] and club.writer.batches == 2  # one commit for the five
     for pid in pids:
         engine, version = _replayed(club, pid)
         assert version == 1 and engine.view(None) == club.tables.peek(pid).engine.view(None)
