@@ -9,7 +9,7 @@ from typing import Sequence
 
 from app.games.base import GameError, RecordError
 from app.games.records import load_record, replayed_record
-from app.games.registry import GAMES
+from app.games.registry import codes
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser("random-partie", help="print the record of a partie of random legal play")
-    p.add_argument("game", choices=GAMES)
+    p.add_argument("game", choices=codes())
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--settings", help="table settings as JSON, e.g. '{\"bule\": 60, \"refe\": 2}'")
     p.add_argument("--players", help="comma-separated display names in seat order")

@@ -6,13 +6,18 @@ the service functions; nothing in here is global, so tests can run several side 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from app.config import Settings
 from app.db import Database
+from app.parties.events import FinishedNotices
 from app.realtime import Hub
 from app.tables.cache import TableCache
-from app.tables.writer import WordWriter
+
+if TYPE_CHECKING:
+    from app.bots.runner import BotRunner
+    from app.tables.writer import WordWriter
 
 
 @dataclass
@@ -21,20 +26,20 @@ class Club:
     db: Database
     hub: Hub
     tables: TableCache
-    bots: "BotRunner | None" = None  # noqa: F821 (set by the web app's lifespan)
-    writer: WordWriter | None = None  # SQLite: one thread writes the words (app/tables/writer.py)
+    bots: BotRunner | None = None  # set by the web app's lifespan
+    # SQLite: one thread writes the words (app.tables.service.start_word_writer).
+    writer: WordWriter | None = None
+    # Subscribers to the end of a partie (ratings, statistics): app/parties/events.py.
+    finished: FinishedNotices = field(default_factory=FinishedNotices)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "Club":
-        club = cls(
+    def from_settings(cls, settings: Settings) -> Club:
+        return cls(
             settings=settings,
             db=Database(settings.database_url),
             hub=Hub(settings.redis_url),
             tables=TableCache(history=settings.event_history),
         )
-        if club.db.is_sqlite:
-            club.writer = WordWriter(club)
-        return club
 
     def poke_bots(self, partie_id: int) -> None:
         if self.bots is not None:

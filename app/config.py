@@ -40,6 +40,11 @@ class Settings(BaseSettings):
     argon2_time_cost: int | None = None
     argon2_memory_kib: int | None = None
 
+    # The table page: how long a finished trick stays on the table, and the pause before a
+    # player with no card to play says dalje by himself (milliseconds).
+    ui_trick_pause_ms: int = 1200
+    ui_dalje_ms: int = 700
+
     chat_max_length: int = 500
     online_window_seconds: int = 120
 

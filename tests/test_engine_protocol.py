@@ -1,5 +1,7 @@
-"""The engine protocol the server relies on (app/games/base.py): a seat's view carries the
-same legal words as ``legal_actions`` (the table cache takes them from the view)."""
+"""The engine protocol the Club relies on (app/games/base.py), checked for every game of
+the registry: built by ``new(settings, seed)`` from the descriptor's default settings,
+the same top-level view keys in every game (spectators get ``legal_actions: []``), and
+a seat's view carries the same legal words as ``legal_actions``."""
 
 from __future__ import annotations
 
@@ -7,24 +9,55 @@ import random
 
 import pytest
 
-from app.games.registry import GAMES
-from app.tables.engines import new_engine
+from app.games.base import PartieEngine, SettingsError
+from app.games.registry import descriptors
 
-SETTINGS = {"lora": {}, "lorum": {}, "preferans": {"bule": 30, "refe": 1}}
-
-
-def test_every_game_is_checked():
-    assert set(GAMES) == set(SETTINGS)
+GAMES = {g.code: g for g in descriptors()}
+VIEW_KEYS = {"game", "version", "seat", "finished", "deal_index", "legal_actions", "result"}
 
 
-@pytest.mark.parametrize("game", sorted(SETTINGS))
-def test_a_seats_view_carries_its_legal_words(game):
-    engine = new_engine(game, SETTINGS[game], "protocol-seed")
-    rng = random.Random(3)
-    for _ in range(300):
+def _engine(code: str):
+    game = GAMES[code]
+    return game.engine.new(game.default_settings(), seed="protocol-seed")
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_an_engine_is_a_partie_engine_with_uniform_views(code):
+    engine = _engine(code)
+    assert isinstance(engine, PartieEngine)
+    assert engine.game == code and engine.n_seats == GAMES[code].seats
+    rng = random.Random(5)
+    for _ in range(200):
         if engine.finished:
             break
+        spectator = engine.view(None)
+        assert VIEW_KEYS <= set(spectator), VIEW_KEYS - set(spectator)
+        assert spectator["legal_actions"] == [] and spectator["result"] == engine.result()
         for seat in range(engine.n_seats):
-            assert engine.view(seat)["legal_actions"] == list(engine.legal_actions(seat)), (game, seat)
+            view = engine.view(seat)
+            assert VIEW_KEYS <= set(view) and view["seat"] == seat
+            assert view["legal_actions"] == list(engine.legal_actions(seat)), (code, seat)
         seat = rng.choice(list(engine.seats_to_act()))
         engine.apply(seat, rng.choice(list(engine.legal_actions(seat))))
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_settings_are_normalized_by_one_method(code):
+    game = GAMES[code]
+    normalized = game.engine.normalize_settings(game.default_settings())
+    assert game.engine.normalize_settings(normalized) == normalized  # idempotent
+    assert game.engine.new(normalized).settings == normalized
+    with pytest.raises(SettingsError):
+        game.engine.normalize_settings({"no such setting": 1})
+    with pytest.raises(SettingsError):
+        game.engine.normalize_settings("not an object")
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_declared_capabilities_work(code):
+    game = GAMES[code]
+    engine = _engine(code)
+    papir = game.papir(engine)
+    assert (papir is not None) == game.keeps_papir
+    if not game.shows_deals:
+        assert game.shown_deal(engine, 0) is None

@@ -18,7 +18,8 @@ from app.db import Database
 from app.db.models import Action
 from app.members.service import CurrentMember, register
 from app.parties.proposals import SeatSpec, propose
-from app.tables.service import apply_word, get_partie, open_table
+from app.parties.lookup import get_partie, open_table
+from app.tables.service import apply_word
 from tests.web_helpers import PASSWORD, member, recv, wait_for, ws_connect
 
 RACERS = 50

@@ -88,6 +88,6 @@ def test_view_shows_own_hand_and_public_play_only():
     own = partie.view(2)["deal"]["hand"]
     assert len(own) == 8
     assert "hand" not in partie.view(None)["deal"]
-    assert "legal_actions" not in partie.view(None)
+    assert partie.view(None)["legal_actions"] == []
     assert partie.view(2)["legal_actions"] == []  # seat 1 opens
     assert partie.view(1)["legal_actions"] == partie.view(1)["deal"]["hand"]

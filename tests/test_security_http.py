@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from app.web.security import form_token
+from app.members.cookies import form_token
 from tests.security_helpers import client_for, members_partie, snapshot
 
 REQUIRED_CSP = ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]

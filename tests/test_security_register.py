@@ -148,11 +148,11 @@ def _register_rows(app, address: str) -> int:
 def test_simultaneous_registrations_from_one_address_pass_the_limit_exactly(throttled):
     """10 registrations from one address at once, through 10 Clubs on one database (the
     advisory lock on PostgreSQL, BEGIN IMMEDIATE on SQLite): exactly the limit passes."""
-    from app.members.router import create_account
+    from app.members.service import create_account
 
     app, address = throttled, "198.51.100.7"
     settings = app.state.club.settings
-    calls = [lambda club, i=i: create_account(club, f"trka{i}", PASSWORD, address) for i in range(RACERS)]
+    calls = [lambda club, i=i: create_account(club.db, club.settings, f"trka{i}", PASSWORD, address) for i in range(RACERS)]
     outcomes = _race(settings, calls)
     assert sorted(outcomes) == sorted(["created"] * DEFAULT_LIMIT + ["too_many_registrations"] * (RACERS - DEFAULT_LIMIT)), outcomes
     assert members_count(app) == DEFAULT_LIMIT
@@ -162,14 +162,14 @@ def test_simultaneous_registrations_from_one_address_pass_the_limit_exactly(thro
 def test_failed_simultaneous_registrations_give_their_slots_back(throttled):
     """Some of them fail (a name taken before, or by another racer); no failure keeps a slot,
     so the address still has exactly limit - created registrations left."""
-    from app.members.router import create_account
+    from app.members.service import create_account
 
     app, address = throttled, "198.51.100.8"
     settings = app.state.club.settings
     with TestClient(app, client=("203.0.113.10", 50000)) as other:
         assert register(other, "zauzeto").status_code == 201
     names = ["zauzeto", "zauzeto", "dupla", "dupla", "dupla"] + [f"slobodan{i}" for i in range(RACERS - 5)]
-    calls = [lambda club, n=n: create_account(club, n, PASSWORD, address) for n in names]
+    calls = [lambda club, n=n: create_account(club.db, club.settings, n, PASSWORD, address) for n in names]
     outcomes = _race(settings, calls)
     created = outcomes.count("created")
     assert set(outcomes) <= {"created", "name_taken", "too_many_registrations"}, outcomes
@@ -179,20 +179,20 @@ def test_failed_simultaneous_registrations_give_their_slots_back(throttled):
     assert len(made) == created and len(set(made)) == created and "zauzeto" not in made
     assert _register_rows(app, address) == created
     for i in range(DEFAULT_LIMIT - created):
-        create_account(app.state.club, f"kasnije{i}", PASSWORD, address)
+        create_account(app.state.club.db, app.state.club.settings, f"kasnije{i}", PASSWORD, address)
     with pytest.raises(ClubError) as refused:
-        create_account(app.state.club, "prekobrojan", PASSWORD, address)
+        create_account(app.state.club.db, app.state.club.settings, "prekobrojan", PASSWORD, address)
     assert refused.value.code == "too_many_registrations"
 
 
 def test_simultaneous_registrations_of_one_name_create_it_once(throttled):
     """The same name from 10 addresses at once: one account, the others name_taken (not a 500
     from the database's unique key on PostgreSQL), and no address keeps a slot for it."""
-    from app.members.router import create_account
+    from app.members.service import create_account
 
     app = throttled
     addresses = [f"198.51.100.{20 + i}" for i in range(RACERS)]
-    outcomes = _race(app.state.club.settings, [lambda club, a=a: create_account(club, "isto", PASSWORD, a) for a in addresses])
+    outcomes = _race(app.state.club.settings, [lambda club, a=a: create_account(club.db, club.settings, "isto", PASSWORD, a) for a in addresses])
     assert sorted(outcomes) == sorted(["created"] + ["name_taken"] * (RACERS - 1)), outcomes
     assert members_count(app) == 1
     assert sum(_register_rows(app, a) for a in addresses) == 1

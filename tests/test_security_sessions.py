@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.db.models import LoginSession
 from app.members.service import session_id_of
-from app.web.security import form_token
+from app.members.cookies import form_token
 from tests.security_helpers import PASSWORD, client_for
 from tests.web_helpers import member, recv, ws_connect
 

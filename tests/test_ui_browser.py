@@ -165,7 +165,7 @@ def test_lora_partie_against_three_computer_players(page, server):
     page.wait_for_selector(".partie-over")
     shot(page, "lora-finished")
     t = table(page)
-    score = t["view"]["score"]
+    score = t["view"]["result"]
     assert len(score["deals"]) == 28
     assert sum(score["totals"]) == sum(sum(d["points"]) for d in score["deals"])
     # the score sheet: 28 written rows, totals and places
@@ -276,8 +276,8 @@ def test_preferans_hand_between_three_members(browser, server):
         pages.append(pg)
     pera, mika, laza = pages
     pera.check("#propose-form input[name=game][value=preferans]")
-    pera.select_option("select[name=bule]", "30")
-    pera.select_option("select[name=refe]", "0")
+    pera.select_option("select[name='preferans.bule']", "30")
+    pera.select_option("select[name='preferans.refe']", "0")
     for i, other in ((1, names[1]), (2, names[2])):
         pera.select_option(f"select[name=seat{i}]", "member")
         pera.fill(f"input[name=seat{i}_name]", other)

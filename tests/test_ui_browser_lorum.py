@@ -24,7 +24,7 @@ SHOWN = """() => {
 def test_lorum_partie_against_three_computer_players(page, server):  # noqa: F811
     register(page, server, "lori")
     page.check("#propose-form input[name=game][value=lorum]")
-    assert page.is_hidden("#propose-form select[name=bule]")  # only the timer setting
+    assert page.is_hidden("#propose-form select[name='preferans.bule']")  # only the timer setting
     for i in (1, 2, 3):
         page.select_option(f"select[name=seat{i}]", "bot")
         page.select_option(f"select[name=seat{i}_bot]", "pocetnik")
@@ -80,7 +80,7 @@ def test_lorum_partie_against_three_computer_players(page, server):  # noqa: F81
     assert seen == {1, 2, 3, 4, 5, 6, 7}
     page.wait_for_selector(".partie-over")
     shot(page, "lorum-finished")
-    score = table(page)["view"]["score"]
+    score = table(page)["view"]["result"]
     assert len(score["deals"]) == 28
     for d in score["deals"]:
         assert sum(d["transfers"]) + d["bank"] == 0

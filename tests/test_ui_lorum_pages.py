@@ -43,7 +43,7 @@ def test_lorum_rules_page_in_both_languages(client):  # noqa: F811
 
 def test_replay_of_a_lorum_record_shows_the_bank_and_kvart():
     from app.games.simulate import random_partie
-    from app.web.ui_api import replay_deal
+    from app.web.pages.replay import replay_deal
 
     record = random_partie("lorum", 5, {}).to_record(["a", "b", "c", "d"])
     kvart = replay_deal(record, 3)

@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings
+from app.games.registry import descriptors
 from app.web.i18n import catalog_ids, gettext_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +20,7 @@ class FormClient(TestClient):
     """Posts like the pages' forms: with the session's CSRF token (tests/test_security_csrf.py checks it)."""
 
     def post(self, url, *args, data=None, **kwargs):
-        from app.web.security import form_token
+        from app.members.cookies import form_token
 
         token = self.cookies.get("klub_session")
         if token and "json" not in kwargs:
@@ -99,10 +100,10 @@ def test_invitation_accept_decline_and_errors_in_the_lobby(client):
     register(client, "boki")
     register(client, "ceca")
     register(client, "ana")
-    bad = client.post("/lobby/propose", data={"game": "preferans", "bule": "60", "refe": "2",
+    bad = client.post("/lobby/propose", data={"game": "preferans", "preferans.bule": "60", "preferans.refe": "2",
                                               "seat1": "member", "seat1_name": "nobody", "seat2": "bot"})
     assert bad.status_code == 422 and "Nema člana s tim imenom" in bad.text
-    r = client.post("/lobby/propose", data={"game": "preferans", "bule": "30", "refe": "1", "timer": "60",
+    r = client.post("/lobby/propose", data={"game": "preferans", "preferans.bule": "30", "preferans.refe": "1", "timer": "60",
                                             "seat1": "member", "seat1_name": "boki", "seat2": "member",
                                             "seat2_name": "ceca"}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/lobby")
@@ -141,7 +142,7 @@ def test_every_message_id_has_a_serbian_translation():
 
     ids = catalog_ids("sr-Latn")
     missing = set()
-    method_map = [("templates/**.html", "jinja2"), ("app/web/ui.py", "python")]
+    method_map = [("templates/**.html", "jinja2"), ("app/web/**.py", "python")]
     options = {"templates/**.html": {"extensions": ""}}
     for _f, _l, msg, _c, _ctx in extract_from_dir(ROOT, method_map, options_map=options, keywords={"_": None, "N_": None}):
         if isinstance(msg, str) and not ids.get(msg):
@@ -151,14 +152,20 @@ def test_every_message_id_has_a_serbian_translation():
     assert _("Lobby") == "Predvorje"
 
 
-def test_static_budget_of_a_table_page(client):
-    """All JavaScript and CSS of a table page together at most 150 KB (issue 5)."""
+@pytest.mark.parametrize("game", [g.code for g in descriptors()])
+def test_static_budget_of_a_table_page(client, game):
+    """All JavaScript and CSS of a table page together at most 150 KB; the page loads its
+    own game's script only."""
     register(client, "ana")
-    r = client.post("/lobby/propose", data={"game": "preferans", "seat1": "bot", "seat2": "bot",
-                                                                  "seat1_bot": "pocetnik", "seat2_bot": "pocetnik"})
+    descriptor = next(g for g in descriptors() if g.code == game)
+    seats = {f"seat{i}": "bot" for i in range(1, descriptor.seats)}
+    r = client.post("/lobby/propose", data={"game": game, **seats})
     assert r.status_code == 200 and "/table/" in str(r.url)
     assets = re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', r.text)
-    assert len(assets) >= 8
+    scripts = {g.script for g in descriptors()}
+    assert f"/static/js/{descriptor.script}" in assets
+    assert not [a for a in assets if a.rsplit("/", 1)[-1] in scripts - {descriptor.script}]
+    assert all(client.get(a).status_code == 200 for a in assets)
     total = sum(len(client.get(a).content) for a in assets)
     assert total <= 150 * 1024, total
 
@@ -180,7 +187,7 @@ def test_exhibition_is_watched_and_archived(client):
 
 def test_replay_steps_of_a_record():
     from app.games.simulate import random_partie
-    from app.web.ui_api import replay_deal
+    from app.web.pages.replay import replay_deal
 
     partie = random_partie("preferans", 7, {"bule": 30, "refe": 1})
     record = partie.to_record(["a", "b", "c"])
@@ -198,7 +205,7 @@ def test_replay_steps_of_a_record():
 def test_scripts_only_use_translated_texts_and_no_inline_code():
     """Every literal K.T("...") of the scripts is in the page catalog (so Serbian shows),
     and no template has inline script or style (the CSP of issue 7 forbids them)."""
-    from app.web.ui import JS_STRINGS
+    from app.web.strings import JS_STRINGS
 
     ids = set()
     for js in (ROOT / "static" / "js").glob("*.js"):
@@ -216,11 +223,10 @@ def test_scripts_only_use_translated_texts_and_no_inline_code():
 
 def test_table_errors_reach_the_page_in_its_language():
     """A table socket's error frame (code + English message) is shown in the member's language."""
-    import json
 
-    from app.web.ui import js_strings
+    from app.web.strings import js_strings
 
-    sr, en = json.loads(js_strings("sr-Latn")), json.loads(js_strings("en"))
+    sr, en = js_strings("sr-Latn"), js_strings("en")
     assert sr["error:not_your_turn"] == "Niste na potezu."
     assert en["error:not_your_turn"] == "It is not your turn."
     assert sr["error:stale_version"] != en["error:stale_version"]

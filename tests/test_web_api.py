@@ -176,7 +176,7 @@ def test_proposal_invite_accept_decline_join_withdraw(client, app):
         ({"game": "preferans", "settings": {"bule": 33}, "seats": [{"kind": "bot"}] * 2}, "invalid_settings"),
         ({"game": "preferans", "settings": {"refe": 9}, "seats": [{"kind": "bot"}] * 2}, "invalid_settings"),
         ({"game": "lora", "timer": 5, "seats": [{"kind": "bot"}] * 3}, "invalid_timer"),
-        ({"game": "tablic", "seats": []}, "invalid_request"),
+        ({"game": "tablic", "seats": []}, "unknown_game"),
         ({"game": "lora", "seats": [{"kind": "bot", "bot": "genije"}] * 3}, "invalid_bot"),
         ({"game": "lora", "seats": [{"kind": "alien"}] * 3}, "invalid_request"),
     ],

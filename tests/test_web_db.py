@@ -34,7 +34,7 @@ def test_concurrent_moves_apply_once(settings):
     # Four computer seats, nobody running them: we play seat words by hand.
     pid = propose(club, me, "lora", {}, None, [SeatSpec("bot")] * 4, exhibition=True)
     with club.db.read() as s:
-        from app.tables.service import get_partie, open_table
+        from app.parties.lookup import get_partie, open_table
 
         table = open_table(club, s, get_partie(s, pid))
     seat = table.engine.seats_to_act()[0]

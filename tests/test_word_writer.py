@@ -20,11 +20,13 @@ from app.members.service import CurrentMember, register
 from app.parties.proposals import SeatSpec, propose
 from app.tables.cache import LiveTable
 from app.tables.engines import new_engine
-from app.tables.service import Applied, Word, apply_words, get_partie, open_table
+from app.parties.lookup import get_partie, open_table
+from app.tables.service import Applied, Word, apply_words, start_word_writer
 
 
 def _club_with_parties(settings, n: int) -> tuple[Club, list[int]]:
     club = Club.from_settings(settings)
+    start_word_writer(club)
     member = register(club.db, "ana", "klupska-lozinka-7")
     me = CurrentMember(member.id, member.name, member.role, "-")
     # Four computer seats that no runner plays: the test says their words.

@@ -19,7 +19,8 @@ from app.ai import Bot, RandomBot, make_bot
 from app.club import Club
 from app.db.types import utcnow
 from app.errors import ClubError
-from app.tables.service import apply_word, get_partie, open_table
+from app.parties.lookup import get_partie, open_table
+from app.tables.service import apply_word
 
 log = logging.getLogger("klub.bots")
 

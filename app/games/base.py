@@ -8,18 +8,27 @@ Driving an engine:
 
 - ``Partie.new(settings, seed=...)`` deals every deal from the seed by itself;
   ``Partie.new(settings)`` waits for ``start_deal(...)`` (replay of a record).
+  ``Partie.normalize_settings(settings)`` is the full settings dict the rules allow, or
+  :class:`SettingsError`.
 - ``legal_actions(seat)`` lists the words that seat may say now (record notation);
   ``apply(seat, word)`` performs one, or raises :class:`IllegalAction` and changes nothing.
-- ``view(seat)`` is what that seat may see (``None``: a spectator, public only); a
-  seat's view carries its ``legal_actions`` too.
+- ``view(seat)`` is what that seat may see (``None``: a spectator, public only). Every
+  game's view has the same top keys: ``game``, ``version``, ``seat``, ``finished``,
+  ``deal_index``, ``legal_actions`` (``[]`` for a spectator) and ``result`` (the running
+  score in the shape of ``result()``).
 - ``result()`` is the score sheet in the ``result`` shape of ``klub-record/1``;
   ``to_record()`` exports the whole partie.
 - ``version`` counts the actions applied, so a client can say which state it decided on.
+
+Optional capabilities are declared by the game's descriptor (:mod:`app.games.descriptor`)
+and typed here: :class:`KeepsPapir` (a paper of its own beside ``result()``) and
+:class:`ShowsDeals` (an ended deal is shown face up to everyone).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 
 class GameError(Exception):
@@ -61,9 +70,17 @@ class RecordError(GameError):
 class PartieEngine(Protocol):
     game: ClassVar[str]
     n_seats: ClassVar[int]
+    # Words the game never waits for (offers, otpis): random play says them only now and then.
+    optional_words: ClassVar[frozenset[str]]
 
     settings: dict[str, Any]
     version: int
+
+    @classmethod
+    def new(cls, settings: Mapping[str, Any] | None = None, seed: int | str | None = None) -> Self: ...
+
+    @classmethod
+    def normalize_settings(cls, settings: object) -> dict[str, Any]: ...
 
     @property
     def finished(self) -> bool: ...
@@ -87,3 +104,25 @@ class PartieEngine(Protocol):
     def result(self) -> dict[str, Any]: ...
 
     def to_record(self, players: list[str]) -> dict[str, Any]: ...
+
+
+class KeepsPapir(Protocol):
+    def papir(self) -> dict[str, Any]: ...
+
+
+class ShowsDeals(Protocol):
+    def shown_deal(self, deal_index: int) -> dict[str, Any]: ...
+
+
+class EngineBase:
+    """What every engine builds the same way: ``new`` from normalized settings."""
+
+    optional_words: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def normalize_settings(cls, settings: object) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def new(cls, settings: Mapping[str, Any] | None = None, seed: int | str | None = None) -> Self:
+        return cls(cls.normalize_settings(settings), seed)  # type: ignore[call-arg]

@@ -1,23 +1,56 @@
-"""Which engine plays which game, by the ``game`` name of ``klub-record/1``."""
+"""The games of the Club, by the ``game`` code of ``klub-record/1``.
+
+Each game's package defines one :class:`~app.games.descriptor.GameDescriptor`; this
+list is the only place that names them. Everything else iterates :func:`descriptors`
+or looks a code up with :func:`descriptor`.
+"""
 
 from __future__ import annotations
 
 from importlib import import_module
 
-from app.games.base import GameError
+from app.games.base import GameError, PartieEngine
+from app.games.descriptor import GameDescriptor
 
-_ENGINES = {
-    "lora": ("app.games.lora", "LoraPartie"),
-    "preferans": ("app.games.preferans", "PreferansPartie"),
-    "lorum": ("app.games.lorum", "LorumPartie"),
-}
+# The packages under app/games/ whose ``descriptor`` module defines DESCRIPTOR, in the
+# order the Club lists them.
+GAME_PACKAGES: tuple[str, ...] = ("lora", "lorum", "preferans")
 
-GAMES: tuple[str, ...] = tuple(_ENGINES)
+_REGISTRY: dict[str, GameDescriptor] = {}
 
 
-def engine_class(game: object):
-    """The partie class of a game; :class:`GameError` for an unknown name."""
-    if not isinstance(game, str) or game not in _ENGINES:
-        raise GameError(f"unknown game {game!r}; the Club plays {', '.join(GAMES)}")
-    module, name = _ENGINES[game]
-    return getattr(import_module(module), name)
+def _load() -> dict[str, GameDescriptor]:
+    if not _REGISTRY:
+        for package in GAME_PACKAGES:
+            register(import_module(f"app.games.{package}.descriptor").DESCRIPTOR)
+    return _REGISTRY
+
+
+def register(descriptor: GameDescriptor) -> None:
+    """Add a game (the registry test adds a variant this way)."""
+    _REGISTRY[descriptor.code] = descriptor
+
+
+def unregister(code: str) -> None:
+    _REGISTRY.pop(code, None)
+
+
+def descriptors() -> tuple[GameDescriptor, ...]:
+    return tuple(_load().values())
+
+
+def codes() -> tuple[str, ...]:
+    return tuple(_load())
+
+
+def descriptor(game: object) -> GameDescriptor:
+    """The descriptor of a game; :class:`GameError` for an unknown code."""
+    games = _load()
+    if not isinstance(game, str) or game not in games:
+        raise GameError(f"unknown game {game!r}; the Club plays {', '.join(games)}")
+    return games[game]
+
+
+def engine_class(game: object) -> type[PartieEngine]:
+    """The partie class of a game; :class:`GameError` for an unknown code."""
+    return descriptor(game).engine

@@ -20,7 +20,7 @@ def random_partie(game: str, seed: int, settings: dict[str, Any] | None = None, 
     """
     cls = engine_class(game)
     partie = cls.new(settings or {}, seed=seed)
-    optional = getattr(cls, "optional_words", frozenset())
+    optional = cls.optional_words
     uniform = random.Random(seed).random
     for _ in range(max_actions):
         if partie.finished:

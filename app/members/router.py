@@ -6,10 +6,10 @@ from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from app.members import service, throttle
-from app.web.cookies import clear_session_cookie, session_token, set_session_cookie
-from app.web.security import form_token
-from app.web.deps import ClubDep, MemberDep
+from app.members import service
+from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
+from app.members.cookies import form_token
+from app.deps import ClubDep, MemberDep
 
 router = APIRouter(prefix="/api", tags=["members"])
 
@@ -28,12 +28,6 @@ def client_address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-def create_account(club, name: str, password: str, address: str | None) -> None:
-    """Register, throttled per client address (``KLUB_REGISTER_MAX_PER_ADDRESS``)."""
-    with throttle.registration_slot(club.db, club.settings, address):
-        service.register(club.db, name, password)
-
-
 def _me(member: service.CurrentMember, token: str | None) -> dict:
     """Who; and the session's CSRF token, for clients that send neither Origin nor Sec-Fetch-Site
     (``X-CSRF-Token``, see app/web/security.py)."""
@@ -47,7 +41,9 @@ def _me(member: service.CurrentMember, token: str | None) -> dict:
     responses={429: {"description": "too many new accounts from this address; see Retry-After"}},
 )
 async def register(body: Credentials, request: Request, response: Response, club: ClubDep):
-    await run_in_threadpool(create_account, club, body.name, body.password, client_address(request))
+    await run_in_threadpool(
+        service.create_account, club.db, club.settings, body.name, body.password, client_address(request)
+    )
     token, member = await run_in_threadpool(
         service.login, club.db, club.settings, body.name, body.password, client_address(request)
     )

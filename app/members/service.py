@@ -253,3 +253,9 @@ def delete_expired_sessions(db: Database, settings: Settings) -> int:
             delete(LoginSession).where((LoginSession.expires_at <= now) | (LoginSession.last_seen_at < idle_cutoff))
         )
         return result.rowcount or 0
+
+
+def create_account(db: Database, settings: Settings, name: str, password: str, address: str | None) -> None:
+    """Register, throttled per client address (``KLUB_REGISTER_MAX_PER_ADDRESS``)."""
+    with throttle.registration_slot(db, settings, address):
+        register(db, name, password)

@@ -18,17 +18,21 @@ from app.games.base import GameError
 from app.games.records import replay
 from app.members.service import CurrentMember
 from app.parties.proposals import proposal_summary
-from app.tables.engines import public_word
-from app.tables.service import get_partie, open_table, player_name, seat_of
+from app.tables.engines import game_of
+from app.parties.lookup import get_partie, open_table, player_name, seat_of
 
 ARCHIVE_STATUSES = {"finished": ("finished",), "unfinished": ("running",), "all": ("finished", "running")}
 
 
-def list_parties(club: Club, member_name: str | None, status: str = "all", limit: int = 100) -> list[dict[str, Any]]:
+def list_parties(
+    club: Club, member_name: str | None, status: str = "all", limit: int = 100, game: str | None = None
+) -> list[dict[str, Any]]:
     if status not in ARCHIVE_STATUSES:
         raise Invalid("status is finished, unfinished or all", code="invalid_status")
     with club.db.read() as s:
         stmt = select(Partie).where(Partie.status.in_(ARCHIVE_STATUSES[status]))
+        if game is not None:
+            stmt = stmt.where(Partie.game == game_of(game).code)
         member_id = None
         if member_name is not None:
             member = s.scalar(select(Member).where(Member.name_key == member_name.lower()))
@@ -47,14 +51,13 @@ def list_parties(club: Club, member_name: str | None, status: str = "all", limit
 
 
 def score_sheet(club: Club, partie_id: int) -> dict[str, Any]:
-    """The score sheet as the engine keeps it (Lora's deals and totals, the preferans papir)."""
+    """The score sheet as the engine keeps it: its result, and the game's own paper if it keeps one."""
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
         table = open_table(club, s, partie)
         with table.lock:
             result = table.engine.result()
-            # The preferans papir (its lines and columns) is public: the spectator's view has it.
-            papir = table.latest.view_for(None).get("papir")
+            papir = game_of(partie.game).papir(table.engine)  # public: every seat's view has it
         out = {
             "partie": partie.id,
             "game": partie.game,
@@ -93,7 +96,8 @@ def _redact_running_deal(rec: dict[str, Any], game: str, seat: int | None) -> No
     running["hands"] = [hand if i == seat else None for i, hand in enumerate(running.get("hands") or [])]
     if "talon" in running:
         running["talon"] = None
-    running["actions"] = [[s, public_word(game, w, own=s == seat)] for s, w in running.get("actions", [])]
+    public_word = game_of(game).public_word
+    running["actions"] = [[s, public_word(w, s == seat)] for s, w in running.get("actions", [])]
     running["redacted"] = True
     rec["redacted_deal"] = len(deals) - 1
 
@@ -112,8 +116,6 @@ def import_record(club: Club, member: CurrentMember, rec: Any) -> dict[str, Any]
         rec["result"] = partie.result()
     except GameError as e:
         raise Invalid(f"the record does not replay: {e}", code="invalid_record") from None
-    except (ImportError, AttributeError):
-        raise Invalid(f"{rec.get('game')!r} cannot be replayed on this server yet", code="game_unavailable") from None
     with club.db.write() as s:
         row = ImportedRecord(member_id=member.id, game=rec["game"], players=list(rec["players"]), record=rec)
         s.add(row)

@@ -18,10 +18,12 @@ from app.db.database import for_update
 from app.db.models import Member, Partie, PartieSeat
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, Invalid, NotFound
+from app.ai import DEFAULT_LEVEL
 from app.games.base import SettingsError
+from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
-from app.tables.engines import engine_for, seat_count
-from app.tables.service import open_table, seats_info
+from app.tables.engines import game_of
+from app.parties.lookup import open_table, seats_info
 
 TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds
 
@@ -33,14 +35,11 @@ class SeatSpec:
     bot: str | None = None
 
 
-def _check_settings(game: str, settings: dict[str, Any] | None) -> dict[str, Any]:
-    cls = engine_for(game)
-    settings = dict(settings or {})
+def _check_settings(game: GameDescriptor, settings: dict[str, Any] | None) -> dict[str, Any]:
     try:
-        engine = cls.new(settings)
+        return game.normalize_settings(dict(settings or {}))
     except SettingsError as e:
         raise Invalid(str(e), code="invalid_settings") from None
-    return dict(getattr(engine, "settings", settings))
 
 
 def _check_timer(timer: int | None) -> int | None:
@@ -53,13 +52,11 @@ def _check_timer(timer: int | None) -> int | None:
     return timer
 
 
-def _bot_name(club: Club, name: str | None) -> str:
-    import app.ai as ai
-
-    names = getattr(ai, "BOT_NAMES", ("random",))
-    name = name or club.settings.default_bot or getattr(ai, "DEFAULT_LEVEL", "random")
-    if name not in names:
-        raise Invalid(f"the computer players are {', '.join(names)}", code="invalid_bot")
+def _bot_name(club: Club, game: GameDescriptor, name: str | None) -> str:
+    levels = ("random", *game.bot_levels)
+    name = name or club.settings.default_bot or DEFAULT_LEVEL
+    if name not in levels:
+        raise Invalid(f"the computer players of {game.code} are {', '.join(levels)}", code="invalid_bot")
     return name
 
 
@@ -72,9 +69,10 @@ def propose(
     seats: list[SeatSpec],
     exhibition: bool = False,
 ) -> int:
-    settings = _check_settings(game, settings)
+    descriptor = game_of(game)
+    settings = _check_settings(descriptor, settings)
     timer = _check_timer(timer)
-    n = seat_count(game)
+    n = descriptor.seats
     if exhibition:
         seats = seats or [SeatSpec("bot")] * n
         if len(seats) != n or any(spec.kind != "bot" for spec in seats):
@@ -89,7 +87,7 @@ def propose(
         for spec in seats:
             seat = len(rows)
             if spec.kind == "bot":
-                rows.append(PartieSeat(seat=seat, kind="bot", bot=_bot_name(club, spec.bot), answer="accepted"))
+                rows.append(PartieSeat(seat=seat, kind="bot", bot=_bot_name(club, descriptor, spec.bot), answer="accepted"))
             elif spec.kind == "open":
                 rows.append(PartieSeat(seat=seat, kind="open"))
             elif spec.kind == "member":
@@ -201,7 +199,7 @@ def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, sp
         row = partie.seats[seat_no]
         row.member_id, row.bot, row.answer = None, None, None
         if spec.kind == "bot":
-            row.kind, row.bot, row.answer = "bot", _bot_name(club, spec.bot), "accepted"
+            row.kind, row.bot, row.answer = "bot", _bot_name(club, game_of(partie.game), spec.bot), "accepted"
         elif spec.kind == "open":
             row.kind = "open"
         elif spec.kind == "member":

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.games.registry import codes, descriptors
 from app.parties import archive, proposals
-from app.web.deps import ClubDep, MemberDep
+from app.deps import ClubDep, MemberDep
 
 router = APIRouter(prefix="/api", tags=["parties"])
 
@@ -24,8 +25,11 @@ class SeatIn(BaseModel):
 
 
 class ProposalIn(BaseModel):
-    game: Literal["lora", "preferans", "lorum"]
-    settings: dict[str, Any] = Field(default_factory=dict, description='preferans: {"bule": 60, "refe": 2}')
+    game: str = Field(max_length=32, description="the game's code: " + ", ".join(codes()))
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="the game's settings; " + "; ".join(
+            f"{g.code}: {g.default_settings()}" for g in descriptors() if g.settings)
+    )
     timer: int | None = Field(default=None, description="seconds per decision (15..300), or null for none")
     seats: list[SeatIn] = Field(default_factory=list, description="the seats after mine (seat 1, 2, ...)")
     exhibition: bool = Field(default=False, description="computer players only; I watch")
@@ -85,12 +89,13 @@ def list_archive(
     club: ClubDep,
     status: Literal["finished", "unfinished", "all"] = "all",
     of: str | None = None,
+    game: str | None = Query(default=None, description="only this game: " + ", ".join(codes())),
     limit: int = 100,
 ):
-    return {"parties": archive.list_parties(club, of, status, limit)}
+    return {"parties": archive.list_parties(club, of, status, limit, game)}
 
 
-@router.get("/parties/{partie_id}/score-sheet", summary="The score sheet (Lora rows and totals, preferans papir)")
+@router.get("/parties/{partie_id}/score-sheet", summary="The score sheet (the result, and the papir of games that keep one)")
 def score_sheet(partie_id: int, member: MemberDep, club: ClubDep):
     return archive.score_sheet(club, partie_id)
 

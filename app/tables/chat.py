@@ -10,7 +10,7 @@ from app.club import Club
 from app.db.models import ChatMessage
 from app.errors import Forbidden, Invalid
 from app.members.service import CurrentMember
-from app.tables.service import get_partie, seat_of
+from app.parties.lookup import get_partie, seat_of
 
 
 def message_dict(msg: ChatMessage, name: str) -> dict[str, Any]:

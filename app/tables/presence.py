@@ -12,7 +12,7 @@ from typing import Any
 from app.club import Club
 from app.errors import Conflict, Forbidden, Invalid
 from app.members.service import CurrentMember
-from app.tables.service import get_partie, seat_of, seats_info
+from app.parties.lookup import get_partie, seat_of, seats_info
 
 
 def _my_running_seat(club: Club, s, partie_id: int, member: CurrentMember):

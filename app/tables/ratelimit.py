@@ -1,7 +1,8 @@
-"""Per-member limits of the table WebSockets, shared by all of a member's sockets in a process.
+"""Limits of the table WebSockets: a token bucket per socket, and per member in a process.
 
-Each socket has its own token bucket (``app/tables/ws.py``); without more, a member who
-opens many sockets multiplies it. :class:`MemberLimits` adds, per member:
+Each socket has its own :class:`TokenBucket` (``SOCKET_RATE_PER_SECOND`` on average,
+bursts of ``SOCKET_RATE_BURST``); without more, a member who opens many sockets
+multiplies it. :class:`MemberLimits` adds, per member:
 
 - at most ``MAX_CONNECTIONS`` simultaneous table sockets (a further one is accepted,
   told ``too_many_connections`` and closed with code ``CLOSE_TOO_MANY`` and a reason);
@@ -23,7 +24,30 @@ from typing import Any
 MAX_CONNECTIONS = 8
 RATE_PER_SECOND = 40
 RATE_BURST = 120
+SOCKET_RATE_PER_SECOND = 20
+SOCKET_RATE_BURST = 60
 CLOSE_TOO_MANY = 4429
+
+
+class TokenBucket:
+    """Bursts of ``burst`` tokens, refilled at ``rate`` per second."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self.tokens = self.burst
+        self.refilled = clock()
+
+    def allow(self) -> bool:
+        """Take one token; False (nothing taken) when the bucket is empty."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 class MemberLimits:
@@ -39,7 +63,7 @@ class MemberLimits:
         self.burst = burst
         self.clock = clock
         self.connections: dict[int, int] = {}
-        self.buckets: dict[int, tuple[float, float]] = {}  # member -> (tokens, last refill)
+        self.buckets: dict[int, TokenBucket] = {}
 
     def open(self, member_id: int) -> bool:
         """Count a new socket of the member; False (nothing counted) when he has the maximum."""
@@ -59,14 +83,10 @@ class MemberLimits:
 
     def allow(self, member_id: int) -> bool:
         """Take one token of the member's bucket; False when it is empty."""
-        now = self.clock()
-        tokens, last = self.buckets.get(member_id, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-        if tokens < 1:
-            self.buckets[member_id] = (tokens, now)
-            return False
-        self.buckets[member_id] = (tokens - 1, now)
-        return True
+        bucket = self.buckets.get(member_id)
+        if bucket is None:
+            bucket = self.buckets[member_id] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.allow()
 
 
 def limits_of(app: Any) -> MemberLimits:

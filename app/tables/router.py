@@ -6,8 +6,8 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.tables import chat, presence, service
-from app.web.deps import ClubDep, MemberDep
+from app.tables import chat, presence, reads, service
+from app.deps import ClubDep, MemberDep
 
 router = APIRouter(prefix="/api/parties/{partie_id}", tags=["tables"])
 
@@ -31,19 +31,19 @@ class ChatIn(BaseModel):
 
 @router.get("/view", summary="The table as my seat sees it (spectators: public only)")
 def view(partie_id: int, member: MemberDep, club: ClubDep):
-    return service.table_state(club, partie_id, member)
+    return reads.table_state(club, partie_id, member)
 
 
 @router.get("/legal", summary="The words my seat may say now")
 def legal(partie_id: int, member: MemberDep, club: ClubDep):
-    state = service.table_state(club, partie_id, member)
+    state = reads.table_state(club, partie_id, member)
     return {"version": state["version"], "seat": state["seat"], "legal": state.get("legal", [])}
 
 
 @router.get("/events", summary="The events after a version (or a state frame to resync)")
 def events(partie_id: int, since: int, member: MemberDep, club: ClubDep):
-    state = service.table_state(club, partie_id, member)
-    frames, resync = service.events_since(club, partie_id, state["seat"], since)
+    state = reads.table_state(club, partie_id, member)
+    frames, resync = reads.events_since(club, partie_id, state["seat"], since)
     return {"events": frames, "state": resync}
 
 
@@ -54,7 +54,7 @@ def events(partie_id: int, since: int, member: MemberDep, club: ClubDep):
 )
 def post_action(partie_id: int, body: ActionIn, member: MemberDep, club: ClubDep):
     applied = service.submit(club, partie_id, member, body.word, body.version, body.action_id)
-    state = service.table_state(club, partie_id, member)
+    state = reads.table_state(club, partie_id, member)
     return JSONResponse(
         {"applied": {"version": applied.version, "word": applied.word, "duplicate": applied.duplicate}, "state": state}
     )

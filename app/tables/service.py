@@ -10,26 +10,27 @@ thread that commits the words waiting together (:mod:`app.tables.writer`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, insert, select, update
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session
 
-from app.club import Club
-from app.db.database import for_update
-from app.db.prepared import Prepared
 from app.db.models import Action, Partie, PartieSeat
+from app.db.prepared import Prepared
 from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.games.base import GameError
-from app.members.service import CurrentMember
-from app.tables.cache import LiveTable, Snapshot, deadline_after, deadline_for, to_json
-from app.tables.engines import public_word
+from app.parties.events import PartieFinished
+from app.parties.lookup import get_partie, open_table, seat_of
+from app.tables.cache import LiveTable, deadline_for
+from app.tables.frames import state_frame
+from app.tables.writer import WordWriter
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from app.club import Club
+    from app.members.service import CurrentMember
 
 _PARTIES = Partie.__table__
 _SEATS = PartieSeat.__table__
@@ -89,208 +90,6 @@ def illegal_reason(engine: Any, seat: int, word: str) -> str:
     return "the rules do not allow it now"
 
 
-def get_partie(session: Session, partie_id: int, lock: bool = False, db=None) -> Partie:
-    # One query for the partie and its seats: this runs for every word said.
-    stmt = select(Partie).where(Partie.id == partie_id).options(joinedload(Partie.seats))
-    if lock and db is not None:
-        stmt = for_update(stmt, db, of=Partie)
-    partie = session.scalar(stmt)
-    if partie is None:
-        raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
-    return partie
-
-
-def seat_of(partie: Partie, member_id: int | None) -> int | None:
-    if member_id is None:
-        return None
-    for seat in partie.seats:
-        if seat.member_id == member_id:
-            return seat.seat
-    return None
-
-
-def player_name(seat: PartieSeat) -> str:
-    if seat.member is not None:
-        return seat.member.name
-    return f"AI {seat.seat + 1}"
-
-
-def seats_info(partie: Partie) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": s.seat,
-            "kind": s.kind,
-            "name": player_name(s) if s.kind != "open" or s.member else None,
-            "answer": s.answer,
-            "away": s.away,
-            "computer": s.played_by_bot,
-            "taken_over": s.taken_over,
-            "takeover_votes": list(s.takeover_votes or []),
-        }
-        for s in partie.seats
-    ]
-
-
-def bot_seats(partie: Partie) -> set[int]:
-    return {s.seat for s in partie.seats if s.played_by_bot}
-
-
-def _iso(value) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def event_frame(game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> dict:
-    """One versioned event as ``seat`` may see it."""
-    frame: dict[str, Any] = {"type": "event", "version": snap.version}
-    if snap.action is not None:
-        actor, word = snap.action
-        frame["action"] = {"seat": actor, "word": public_word(game, word, own=actor == seat)}
-    frame.update(_table_part(snap, seat, timer, bots))
-    return frame
-
-
-def event_text(game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> str:
-    """:func:`event_frame` as JSON text, serialized once per (version, seat, deadline) and shared."""
-    deadline = _iso(deadline_after(snap, timer, bots))
-
-    def build() -> str:
-        parts = ['{"type":"event","version":', str(snap.version)]
-        if snap.action is not None:
-            actor, word = snap.action
-            parts += [',"action":', to_json({"seat": actor, "word": public_word(game, word, own=actor == seat)})]
-        parts += [
-            ',"view":', snap.view_json_for(seat),
-            ',"legal":', to_json(snap.legal_for(seat)),
-            ',"to_act":', to_json(snap.to_act),
-            ',"deal_index":', to_json(snap.deal_index),
-            ',"finished":', to_json(snap.finished),
-            ',"deadline":', to_json(deadline),
-            "}",
-        ]
-        return "".join(parts)
-
-    return snap.frame_text((seat, deadline), build)
-
-
-def _table_part(snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> dict[str, Any]:
-    return {
-        "view": snap.view_for(seat),
-        "legal": snap.legal_for(seat),
-        "to_act": snap.to_act,
-        "deal_index": snap.deal_index,
-        "finished": snap.finished,
-        "deadline": _iso(deadline_after(snap, timer, bots)),
-    }
-
-
-def state_frame(partie: Partie, snap: Snapshot | None, seat: int | None) -> dict[str, Any]:
-    """The whole picture for ``seat``: sent on connect and whenever a client must resync."""
-    frame: dict[str, Any] = {
-        "type": "state",
-        "partie": partie.id,
-        "game": partie.game,
-        "status": partie.status,
-        "settings": partie.settings,
-        "timer": partie.timer_seconds,
-        "seat": seat,
-        "seats": seats_info(partie),
-        "version": partie.version,
-    }
-    if snap is not None:
-        frame["version"] = snap.version
-        frame.update(_table_part(snap, seat, partie.timer_seconds, bot_seats(partie)))
-    return frame
-
-
-def open_table(club: Club, session: Session, partie: Partie) -> LiveTable:
-    if partie.status not in ("running", "finished"):
-        raise Conflict("this partie has not started", code="not_started")
-    return club.tables.get(session, partie)
-
-
-def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str, Any]:
-    with club.db.read() as s:
-        partie = get_partie(s, partie_id)
-        seat = seat_of(partie, member.id if member else None)
-        if partie.status not in ("running", "finished"):
-            return state_frame(partie, None, seat)
-        table = open_table(club, s, partie)
-        with table.lock:
-            return state_frame(partie, table.latest, seat)
-
-
-def cached_event_texts_since(
-    club: Club, partie_id: int, seat: int | None, since: int, known_version: int, blocking: bool = True
-) -> list[tuple[int, bool, str]] | None:
-    """The event frames after ``since`` for a seat from memory only, as ``(version,
-    finished, text)`` (the frames as sent, shared): None unless the cache reaches
-    ``known_version``.
-
-    ``blocking`` (a worker thread, not the event loop): a cached table behind
-    ``known_version`` (another instance applied the word) reads only the new actions of
-    the log, once for all the connections of this process, instead of each connection
-    reloading the partie.
-    """
-    table = club.tables.peek(partie_id)
-    if table is None or not table.lock.acquire(blocking=blocking):
-        return None
-    try:
-        if table.broken:
-            return None
-        if table.version < known_version:
-            if not blocking or not table.history:
-                return None
-            try:
-                with club.db.read() as s:
-                    table.catch_up(s)
-            except Exception:
-                club.tables.invalidate(partie_id)  # the full path reloads it
-                return None
-            if table.version < known_version:
-                return None
-        snaps = table.events_since(since)
-        if snaps is None:
-            return None
-        return [
-            (snap.version, snap.finished, event_text(table.game, snap, seat, table.timer, table.bot_seats))
-            for snap in snaps
-        ]
-    finally:
-        table.lock.release()
-
-
-def _events_since(club: Club, partie_id: int, seat: int | None, since: int,
-                  render: Callable[[Partie, Snapshot], T]) -> tuple[list[T], dict | None]:
-    with club.db.read() as s:
-        partie = get_partie(s, partie_id)
-        if partie.status not in ("running", "finished"):
-            return [], state_frame(partie, None, seat)
-        table = open_table(club, s, partie)
-        with table.lock:
-            snaps = table.events_since(since)
-            if snaps is None:
-                return [], state_frame(partie, table.latest, seat)
-            return [render(partie, snap) for snap in snaps], None
-
-
-def event_texts_since(
-    club: Club, partie_id: int, seat: int | None, since: int
-) -> tuple[list[tuple[int, bool, str]], dict | None]:
-    """:func:`events_since` with the events as ``(version, finished, text)``."""
-    def render(partie: Partie, snap: Snapshot) -> tuple[int, bool, str]:
-        return snap.version, snap.finished, event_text(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
-
-    return _events_since(club, partie_id, seat, since, render)
-
-
-def events_since(club: Club, partie_id: int, seat: int | None, since: int) -> tuple[list[dict], dict | None]:
-    """The event frames after ``since`` for a seat, or (``[]``, a state frame) to resync."""
-    def render(partie: Partie, snap: Snapshot) -> dict:
-        return event_frame(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
-
-    return _events_since(club, partie_id, seat, since, render)
-
-
 def submit(
     club: Club,
     partie_id: int,
@@ -337,6 +136,13 @@ class _Said:
     bots: set[int]
     to_act: list[int]
     finished: bool
+
+
+def start_word_writer(club: Club) -> None:
+    """SQLite has one writer: the words of this process go through one thread that commits
+    the words waiting together (:mod:`app.tables.writer`)."""
+    if club.db.is_sqlite and club.writer is None:
+        club.writer = WordWriter(lambda jobs: apply_words(club, jobs))
 
 
 def apply_word(
@@ -401,6 +207,8 @@ def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
         outcomes[i] = s.applied
     for _, s in said:
         club.notify_partie(s.table.partie_id, {"kind": "advance", "version": s.applied.version})
+        if s.finished:
+            club.finished.publish(PartieFinished(s.table.partie_id, s.table.game, s.table.engine.result()))
         if s.bots and (s.finished or s.bots.intersection(s.to_act)):
             # A computer seat is to act (or forgets the partie that ended); a person whose time
             # runs out is the deadline watcher's.

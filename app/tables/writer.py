@@ -2,8 +2,8 @@
 
 SQLite has one writer at a time. Words submitted from the event loop, the REST workers
 and the computer players queue here instead of on the database's lock; the thread takes
-every word waiting (up to ``max_batch``) and applies them in one transaction
-(:func:`app.tables.service.apply_words`), so under load a commit and a thread switch are
+every word waiting (up to ``max_batch``) and applies them in one transaction (the
+``apply`` it is given: :func:`app.tables.service.apply_words`), so under load a commit and a thread switch are
 shared by many words. Each word's future is answered only after its commit. The thread
 starts with the first word and ends after ``idle_seconds`` without one.
 """
@@ -13,11 +13,11 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from app.club import Club
     from app.tables.service import Applied, Word
 
 log = logging.getLogger("klub.writer")
@@ -25,8 +25,13 @@ _STOP = object()
 
 
 class WordWriter:
-    def __init__(self, club: "Club", max_batch: int = 64, idle_seconds: float = 30.0):
-        self.club = club
+    def __init__(
+        self,
+        apply: Callable[[list[Word]], list[Applied | BaseException]],
+        max_batch: int = 64,
+        idle_seconds: float = 30.0,
+    ):
+        self.apply = apply
         self.max_batch = max_batch
         self.idle_seconds = idle_seconds
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
@@ -35,7 +40,7 @@ class WordWriter:
         self._stopped = False
         self.batches = 0  # transactions run (for tests and curious operators)
 
-    def submit(self, word: "Word") -> "Future[Applied]":
+    def submit(self, word: Word) -> Future[Applied]:
         """Queue a word; the future gets its :class:`Applied` or its error after the commit."""
         future: Future = Future()
         with self._lock:
@@ -96,10 +101,8 @@ class WordWriter:
                 return
 
     def _apply(self, batch: list) -> None:
-        from app.tables.service import apply_words
-
         try:
-            outcomes = apply_words(self.club, [word for word, _ in batch])
+            outcomes = self.apply([word for word, _ in batch])
         except BaseException as e:  # never leave a caller waiting
             log.exception("the word writer failed")
             outcomes = [e] * len(batch)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -27,10 +26,10 @@ from fastapi.concurrency import run_in_threadpool
 from app.club import Club
 from app.errors import ClubError
 from app.members.service import CurrentMember, authenticate, touch_member
-from app.tables import chat, presence, ratelimit, service
+from app.tables import chat, presence, ratelimit, reads, service
 from app.tables.cache import to_json
-from app.web.cookies import session_token
-from app.web.deps import MAX_ID
+from app.members.cookies import session_token
+from app.deps import MAX_ID
 
 log = logging.getLogger("klub.ws")
 router = APIRouter()
@@ -40,8 +39,6 @@ CLOSE_POLICY = 1008
 CLOSE_SESSION_ENDED = 4401
 CLOSE_NOT_FOUND = 4404
 SESSION_RECHECK_SECONDS = 60
-RATE_PER_SECOND = 20
-RATE_BURST = 60
 
 
 class TableConnection:
@@ -55,7 +52,7 @@ class TableConnection:
         self.status: str | None = None
         self.token: str | None = None
         self.send_lock = asyncio.Lock()
-        self.tokens, self.refilled = float(RATE_BURST), time.monotonic()
+        self.bucket = ratelimit.TokenBucket(ratelimit.SOCKET_RATE_PER_SECOND, ratelimit.SOCKET_RATE_BURST)
         self.limits: ratelimit.MemberLimits | None = None  # shared by the member's sockets
 
     async def send(self, frame: dict[str, Any]) -> None:
@@ -63,14 +60,14 @@ class TableConnection:
 
     async def send_state(self) -> None:
         async with self.send_lock:
-            state = await run_in_threadpool(service.table_state, self.club, self.partie_id, self.member)
+            state = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.member)
             self.seat, self.status = state["seat"], state["status"]
             await self.send(state)
             self.sent_version = state["version"]
 
     async def start(self, since: str | None) -> None:
         """The first frames: the events after ``since`` when the client has a version, else the state."""
-        state = await run_in_threadpool(service.table_state, self.club, self.partie_id, self.member)
+        state = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.member)
         self.seat, self.status = state["seat"], state["status"]
         if since is not None and since.isdigit() and int(since) <= state["version"]:
             self.sent_version = int(since)
@@ -93,12 +90,12 @@ class TableConnection:
             frames, state = None, None
             if known_version is not None:
                 args = (self.club, self.partie_id, self.seat, self.sent_version, known_version)
-                frames = service.cached_event_texts_since(*args, blocking=False)
+                frames = reads.cached_event_texts_since(*args, blocking=False)
                 if frames is None:  # the table is busy (a word being committed): wait for it in a thread
-                    frames = await run_in_threadpool(service.cached_event_texts_since, *args)
+                    frames = await run_in_threadpool(reads.cached_event_texts_since, *args)
             if frames is None:
                 frames, state = await run_in_threadpool(
-                    service.event_texts_since, self.club, self.partie_id, self.seat, self.sent_version
+                    reads.event_texts_since, self.club, self.partie_id, self.seat, self.sent_version
                 )
             if state is not None:
                 await self.send(state)
@@ -116,18 +113,8 @@ class TableConnection:
 
     # -- client frames -------------------------------------------------------------
 
-    def _allowed(self) -> bool:
-        """A token bucket: bursts of RATE_BURST frames, RATE_PER_SECOND on average."""
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
     async def handle(self, data: str | bytes) -> None:
-        if not self._allowed() or (self.limits is not None and not self.limits.allow(self.member.id)):
+        if not self.bucket.allow() or (self.limits is not None and not self.limits.allow(self.member.id)):
             await self.error("rate_limited", "too many frames; slow down")
             return
         if frame_size(data) > MAX_FRAME:
@@ -207,7 +194,7 @@ class TableConnection:
             if notice.get("version", 0) > self.sent_version:
                 await self.catch_up(notice.get("version"))
         elif kind == "seats":
-            summary = await run_in_threadpool(service.table_state, self.club, self.partie_id, self.member)
+            summary = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.member)
             if summary["status"] != self.status:
                 await self.send_state()  # the partie started, ended or was withdrawn
                 return True

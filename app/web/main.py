@@ -20,9 +20,9 @@ from app.members.router import router as members_router
 from app.parties.router import router as parties_router
 from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
+from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
-from app.web import errors, pages, security
-from app.web import ui  # the Club's pages (issue 5)
+from app.web import errors, health, pages, security
 
 log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +33,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.argon2_time_cost and settings.argon2_memory_kib:
         passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
     club = Club.from_settings(settings)
+    start_word_writer(club)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -50,12 +51,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await run_in_threadpool(club.bots.close)
             if club.writer is not None:
                 await run_in_threadpool(club.writer.stop)  # the queued words are still written
+            await run_in_threadpool(club.finished.close)
             await club.hub.stop()
             club.db.dispose()
 
     app = FastAPI(
         title="Klub",
-        description="The Club's API: members, partie proposals, live tables of Lora and Preferans, the archive.",
+        description="The Club's API: members, partie proposals, live tables, the archive.",
         version="0.1.0",
         lifespan=lifespan,
     )
@@ -68,8 +70,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(parties_router)
     app.include_router(tables_router)
     app.include_router(ws_router)
-    app.include_router(ui.router)  # the Club's pages (issue 5)
     app.include_router(pages.router)
+    app.include_router(health.router)
     static = ROOT / "static"
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")

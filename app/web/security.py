@@ -31,8 +31,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 from urllib.parse import parse_qs
 
@@ -40,7 +38,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
-from app.web.cookies import session_token
+from app.members.cookies import form_token, form_token_ok, session_token
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
@@ -90,22 +88,6 @@ def foreign_request(method: str, headers: dict[str, str], settings: Settings) ->
         return True
     origin = headers.get("origin")
     return origin is not None and origin != settings.site_origin
-
-
-def form_token(session_token: str | None) -> str:
-    """The CSRF token of a session's HTML forms (empty without a session).
-
-    Derived from the secret cookie token, so every instance computes the same value and
-    neither the database (which keeps only the cookie's SHA-256) nor another site can.
-    """
-    if not session_token:
-        return ""
-    return hashlib.sha256(b"klub-form-token:" + session_token.encode()).hexdigest()
-
-
-def form_token_ok(session_token: str | None, submitted: str | None) -> bool:
-    expected = form_token(session_token)
-    return bool(expected) and isinstance(submitted, str) and hmac.compare_digest(expected, submitted)
 
 
 def needs_token(method: str, headers: dict[str, str], has_session: bool) -> bool:

@@ -8,15 +8,8 @@
   const CARD_RE = /^[789TJQKA][SDHC]$/;
   const players = data.players;
 
-  if (data.view) {
-    if (data.game === "lora" || data.game === "lorum") {
-      const v = data.view;
-      const draw = data.game === "lora" ? K.sheets.lora : K.sheets.lorum;
-      sheet.append(draw(players, v.score, v.finished ? null : v.deal && v.deal.index, null));
-    } else {
-      sheet.append(K.sheets.papir(players, data.view.papir, data.view.result, null));
-    }
-  }
+  const G = K.games[data.game];
+  if (data.view) sheet.append(G.finalSheet(players, data.view));
 
   const box = document.getElementById("replay");
   const partie = box.dataset.partie;
@@ -63,10 +56,8 @@
     const steps = rec.steps;
     const cur = steps[st.step];
     const t = cur.table;
-    const lora = rec.game === "lora" || rec.game === "lorum";
-    const contract = rec.game === "lorum" ? K.sheets.LORUM_CONTRACTS[rec.deal % 7] : K.sheets.loraContract(rec.deal);
-    const title = lora ? `${K.T("Deal {n} of 28", { n: rec.deal + 1 })} · ${contract}`
-      : `${K.T("Hand {n}", { n: rec.deal + 1 })}` + (t.contract ? ` · ${t.contract.label} (${players[t.declarer]})` : "");
+    const R = G.replay;
+    const title = R.title(rec, t, players);
     box.append(K.el("h3.replay-title", { text: title }));
     const bar = K.el("div.replay-bar", { role: "toolbar", "aria-label": K.T("Step") },
       button("prev-deal", "◀◀ " + K.T("Previous deal"), st.deal === 0),
@@ -86,30 +77,12 @@
       const before = steps[st.step - 1].table.trick || [];
       if (before.length) trick = before.concat([cur.action]);
     }
-    if (lora && t.contract === 7) {
-      for (const row of t.rows || []) {
-        if (!row.length) continue;
-        const r = K.el("span.layout-cards");
-        row.forEach((c) => r.append(C.card(c, { small: true })));
-        mid.append(r);
-      }
-    } else if (t.chain || t.train) {
-      // Lórum's Kvart (closed chains and the open one) and Fast train, with the card just played
-      const rows = t.train ? [t.train] : (t.chains || []).concat(t.chain.length ? [t.chain] : []);
-      for (const row of rows) {
-        const r = K.el("span.layout-cards");
-        row.forEach(([s, c]) => r.append(C.card(c, { small: true, cls: s === acting && c === cur.action[1] ? "just" : null })));
-        mid.append(r);
-      }
-      if (t.bank !== undefined && t.bank !== null) mid.append(K.el("span.bank", { text: ` ${K.T("Bank")}: ${t.bank}` }));
-    } else {
+    const drawn = R.middle(t, cur.action);
+    if (drawn) mid.append(...drawn);
+    else {
       trick.forEach(([s, c]) => mid.append(K.el("span.rt", null, C.card(c, { small: true, cls: s === acting ? "just" : null }), K.el("small", { text: " " + players[s] }))));
     }
-    if (!lora && t.talon) {
-      const tal = K.el("span.layout-cards", { title: K.T("Talon") });
-      t.talon.forEach((c) => tal.append(C.card(c, { small: true })));
-      mid.append(K.el("span", null, K.T("Talon") + ": "), tal);
-    }
+    if (R.extra) mid.append(...R.extra(t));
     box.append(mid);
     const hands = K.el("div.replay-hands");
     cur.hands.forEach((cards, s) => {
@@ -119,7 +92,7 @@
       C.sortHand(cards).forEach((c) => cs.append(C.card(c, { small: true })));
       row.append(cs);
       if (t.trick_counts) row.append(K.el("small", { text: `${K.T("tricks")}: ${t.trick_counts[s]}` }));
-      if (lora && t.points && st.step === steps.length - 1) row.append(K.el("b", { text: ` ${t.points[s] > 0 ? "+" : ""}${t.points[s]}` }));
+      if (R.pointsAtEnd && t.points && st.step === steps.length - 1) row.append(K.el("b", { text: ` ${t.points[s] > 0 ? "+" : ""}${t.points[s]}` }));
       hands.append(row);
     });
     box.append(hands);

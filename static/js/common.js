@@ -4,6 +4,9 @@
   const K = (window.Klub = window.Klub || {});
   const node = document.getElementById("klub-strings");
   K.strings = node ? JSON.parse(node.textContent || "{}") : {};
+  /* The game of the page (its descriptor): code, name, seats, contract names. */
+  const game = document.getElementById("klub-game");
+  K.game = game ? JSON.parse(game.textContent || "{}") : { contracts: [] };
   K.lang = document.documentElement.lang || "sr-Latn";
 
   /* Translate a message id (the table pages carry the catalog); {name} placeholders. */

@@ -1,15 +1,20 @@
-/* Klub: the lobby — the propose form follows the chosen game; the lists refresh by themselves. */
+/* Klub: the lobby — the propose form follows the chosen game (its settings, its number of
+   seats); the lists refresh by themselves. */
 "use strict";
 (function () {
   const form = document.getElementById("propose-form");
   if (form) {
-    const panel = form.closest(".propose");
     const sync = () => {
-      const game = form.querySelector("input[name=game]:checked").value;
-      panel.classList.toggle("is-preferans", game === "preferans");
-      panel.classList.toggle("is-lora", game !== "preferans");
+      const choice = form.querySelector("input[name=game]:checked");
+      const others = Number(choice.dataset.seats) - 1;
+      for (const field of form.querySelectorAll(".game-setting[data-game]")) {
+        const off = field.dataset.game !== choice.value;
+        field.hidden = off;
+        field.querySelector("select").disabled = off;
+      }
       const exhibition = form.querySelector("input[name=exhibition]").checked;
       for (const line of form.querySelectorAll(".seat-line[data-seat]")) {
+        line.hidden = Number(line.dataset.seat) > others;
         const kind = exhibition ? "bot" : line.querySelector(".seat-kind").value;
         line.classList.remove("kind-bot", "kind-member", "kind-open");
         line.classList.add("kind-" + kind);

@@ -74,8 +74,8 @@
   const LORA = {
     isTrick: (contract) => contract !== 7,
     penalty: new Set([3, 4, 5, 6]),
-    title: (deal) => K.sheets.loraContract(deal.index),
-    sheet: (names, score, current, seat) => K.sheets.lora(names, score, current, seat),
+    title: (deal) => K.sheets.contract(deal.index),
+    sheet: (names, result, current, seat) => K.sheets.points(names, result, current, seat),
     dealPoints: (d) => d.points,
     signedGood: false,
   };
@@ -83,9 +83,10 @@
     isTrick: (contract) => [1, 2, 3, 6].includes(contract),
     penalty: new Set([1, 2, 6]),
     title: (deal) => deal.contract_title,
-    sheet: (names, score, current, seat) => K.sheets.lorum(names, score, current, seat),
+    sheet: (names, result, current, seat) => K.sheets.chips(names, result, current, seat),
     dealPoints: (d) => d.transfers,
     signedGood: true,
+    bank: true,
   };
 
   function makeGame(G) {
@@ -138,15 +139,15 @@
           K.el("span.deal-no", { text: K.T("Deal {n} of 28", { n: deal.index + 1 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[deal.dealer]}` }));
       }
-      if (v.game === "lorum") {
-        const bank = deal && !v.finished ? deal.bank : v.score.bank;
+      if (G.bank) {
+        const bank = deal && !v.finished ? deal.bank : v.result.bank;
         ui.info.append(K.el("span.bank", { id: "bank", title: K.T("Bank") }, `${K.T("Bank")}: `, K.el("b", { text: String(bank) })));
       }
       // the middle of the table
       K.clear(ui.center);
       const p = ctl.pausing;
       if (v.finished && !p) {
-        const res = v.score;
+        const res = v.result;
         const list = K.el("ul.final-places");
         const order = [0, 1, 2, 3].sort((a, b) => res.places[a] - res.places[b] || a - b);
         order.forEach((s) => list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.totals[s]) }))));
@@ -180,7 +181,7 @@
         ui.center.append(trickArea(ctl, deal.trick || [], null));
       }
       if (p && p.dealEnded) {
-        const last = v.score.deals[v.score.deals.length - 1];
+        const last = v.result.deals[v.result.deals.length - 1];
         if (last) {
           let pts = G.dealPoints(last).map((x, s) => `${names[s]} ${x > 0 ? "+" : ""}${x}`).join(" · ");
           if (last.bank) pts += ` · ${K.T("Bank")} ${last.bank > 0 ? "+" : ""}${last.bank}`;
@@ -202,15 +203,41 @@
         }
       } else K.clear(ui.hand);
       // the score sheet beside the table
-      const key = JSON.stringify([v.game, v.score.totals, v.score.deals.length, deal && deal.index, v.finished, names]);
+      const key = JSON.stringify([v.game, v.result.totals, v.result.deals.length, deal && deal.index, v.finished, names]);
       if (key !== sheetKey) {
         sheetKey = key;
-        K.clear(ui.sheet).append(G.sheet(names, v.score, v.finished ? null : deal && deal.index, ctl.seat));
+        K.clear(ui.sheet).append(G.sheet(names, v.result, v.finished ? null : deal && deal.index, ctl.seat));
         const cur = ui.sheet.querySelector("tr.current");
         if (cur && cur.scrollIntoView && ui.sheet.scrollHeight > ui.sheet.clientHeight) {
           ui.sheet.scrollTop = Math.max(0, cur.offsetTop - ui.sheet.clientHeight / 2);
         }
       }
+    },
+
+    /* The archive: the final sheet, and what the replay draws of a step. */
+    finalSheet: (players, v) => G.sheet(players, v.result, v.finished ? null : v.deal && v.deal.index, null),
+    replay: {
+      title: (rec) => `${K.T("Deal {n} of 28", { n: rec.deal + 1 })} · ${K.sheets.contract(rec.deal)}`,
+      pointsAtEnd: true,
+      /* The layout's rows, or Lórum's chains and train (with the card just played); null: a trick. */
+      middle(t, action) {
+        if (t.contract === 7) {
+          return (t.rows || []).filter((row) => row.length).map((row) => {
+            const r = K.el("span.layout-cards");
+            row.forEach((c) => r.append(C().card(c, { small: true })));
+            return r;
+          });
+        }
+        if (!t.chain && !t.train) return null;
+        const rows = t.train ? [t.train] : (t.chains || []).concat(t.chain.length ? [t.chain] : []);
+        const out = rows.map((row) => {
+          const r = K.el("span.layout-cards");
+          row.forEach(([s, c]) => r.append(C().card(c, { small: true, cls: action && s === action[0] && c === action[1] ? "just" : null })));
+          return r;
+        });
+        if (t.bank !== undefined && t.bank !== null) out.push(K.el("span.bank", { text: ` ${K.T("Bank")}: ${t.bank}` }));
+        return out;
+      },
     },
   };
   }

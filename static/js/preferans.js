@@ -136,6 +136,19 @@
   K.games.preferans = {
     nSeats: 3,
 
+    /* The archive: the papir, and what the replay draws of a step besides the trick. */
+    finalSheet: (players, v) => K.sheets.papir(players, v.papir, v.result, null),
+    replay: {
+      title: (rec, t, players) => `${K.T("Hand {n}", { n: rec.deal + 1 })}` + (t.contract ? ` · ${t.contract.label} (${players[t.declarer]})` : ""),
+      middle: () => null,
+      extra(t) {
+        if (!t.talon) return [];
+        const tal = K.el("span.layout-cards", { title: K.T("Talon") });
+        t.talon.forEach((c) => tal.append(C().card(c, { small: true })));
+        return [K.el("span", null, K.T("Talon") + ": "), tal];
+      },
+    },
+
     transition(prev, ev, ctl) {
       const a = ev.action;
       const ph = prev && prev.hand;

@@ -1,16 +1,18 @@
-/* Klub: the paper — Lora's and Lórum's score sheets (28 rows) and the preferans papir. */
+/* Klub: the paper — the sheets of deal-by-deal games (points or chips, 28 rows) and the
+   papir of bule, supe and refe. Contract names come from the game's descriptor. */
 "use strict";
 (function () {
   const K = window.Klub;
   const S = (K.sheets = {});
-  const LORA_CONTRACTS = ["Most tricks", "Fewest tricks", "Queens", "Hearts", "Jack of clubs", "King of hearts and the last trick", "Lora"];
-  S.LORA_CONTRACTS = LORA_CONTRACTS;
-  S.loraContract = (k) => K.T(LORA_CONTRACTS[k % 7]);
+  S.contract = (k) => {
+    const names = K.game.contracts || [];
+    return names.length ? names[k % names.length] : "";
+  };
 
   function signed(n) { return n > 0 ? "+" + n : String(n); }
 
-  /* Lora: players[4], result {deals, totals, places}, current deal index or null. */
-  S.lora = function (players, result, current, mySeat) {
+  /* Points (Lora): players[4], result {deals, totals, places}, current deal index or null. */
+  S.points = function (players, result, current, mySeat) {
     const deals = (result && result.deals) || [];
     const table = K.el("table.lora-sheet", { "aria-label": K.T("Score sheet") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
@@ -23,7 +25,7 @@
       const row = K.el("tr" + (k % 7 === 0 ? ".dealer-start" : "") + (k === current ? ".current" : ""),
         { dataset: { deal: String(k) }, "aria-current": k === current ? "true" : null });
       row.append(K.el("td.num", { text: String(k + 1) }));
-      row.append(K.el("td.contract", { title: `${S.loraContract(k)} · ${K.T("dealer")}: ${players[dealer]}` }, S.loraContract(k)));
+      row.append(K.el("td.contract", { title: `${S.contract(k)} · ${K.T("dealer")}: ${players[dealer]}` }, S.contract(k)));
       const d = deals[k];
       for (let s = 0; s < 4; s++) {
         if (d) {
@@ -53,12 +55,9 @@
     return K.el("div.paper.lora-paper", null, K.el("h2.paper-title", { text: K.T("Score sheet") }), table);
   };
 
-  /* Lórum's contract titles (the engine's contract_title; proper names at the Club's table). */
-  S.LORUM_CONTRACTS = ["Herc", "Dame", "Bez štihova", "Kvart", "Brzi voz", "Čupavi majmun", "Domino"];
-
-  /* Lórum: players[4], result {deals: [{contract, transfers, bank}], bank, totals, places}.
+  /* Chips (Lórum): players[4], result {deals: [{contract, transfers, bank}], bank, totals, places}.
      Chips: + won, − paid; the bank column is the bank after each deal. */
-  S.lorum = function (players, result, current, mySeat) {
+  S.chips = function (players, result, current, mySeat) {
     const deals = (result && result.deals) || [];
     const table = K.el("table.lora-sheet.lorum-sheet", { "aria-label": K.T("Score sheet") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
@@ -70,7 +69,7 @@
     let bank = 0;
     for (let k = 0; k < 28; k++) {
       const dealer = Math.floor(k / 7);
-      const title = S.LORUM_CONTRACTS[k % 7];
+      const title = S.contract(k);
       const row = K.el("tr" + (k % 7 === 0 ? ".dealer-start" : "") + (k === current ? ".current" : ""),
         { dataset: { deal: String(k) }, "aria-current": k === current ? "true" : null });
       row.append(K.el("td.num", { text: String(k + 1) }));

@@ -88,13 +88,8 @@
       render();
     },
     seats(f) {
-      // who sits where, who is away (a change of status comes as a whole state frame;
-      // older servers put the status here, then a started table asks for its state)
+      // who sits where, who is away (a change of status comes as a whole state frame)
       ctl.seats = f.seats;
-      if ("status" in f && f.status !== ctl.status) {
-        ctl.status = f.status;
-        if (ctl.view === null && (f.status === "running" || f.status === "finished")) live.resync();
-      }
       render();
     },
     chat(f) { addChat(f.message); },

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import DealError, IllegalAction, NotYourTurn, SettingsError
+from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn, SettingsError
 from app.games.cards import (
     CARD_BY_NAME,
     CARD_NAMES,
@@ -47,7 +47,7 @@ def validate_settings(settings: object) -> dict[str, Any]:
     return {"timer": timer} if timer is not None else {}
 
 
-class LoraPartie:
+class LoraPartie(EngineBase):
     game = "lora"
     n_seats = N_SEATS
     packet = 1  # cards are dealt "jedna po jedna"
@@ -66,8 +66,8 @@ class LoraPartie:
             self._deal_from_seed()
 
     @classmethod
-    def new(cls, settings: dict[str, Any] | None = None, seed: int | str | None = None) -> "LoraPartie":
-        return cls(validate_settings(settings), seed)
+    def normalize_settings(cls, settings: object) -> dict[str, Any]:
+        return validate_settings(settings)
 
     # -- progress --------------------------------------------------------------
 
@@ -198,13 +198,12 @@ class LoraPartie:
             "finished": self.finished,
             "deal_index": self.deal_index,
             "deals_total": N_DEALS,
-            "score": self.result(),
+            "result": self.result(),
+            "legal_actions": self.legal_actions(seat) if seat is not None else [],
         }
         if deal is not None:
             k = self.deal_index
             view["deal"] = self._deal_view(deal, k, seat)
-        if seat is not None:
-            view["legal_actions"] = self.legal_actions(seat)
         return view
 
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
@@ -250,31 +249,4 @@ class LoraPartie:
                 for deal, acts in zip(self.deals, self.actions)
             ],
             "result": self.result(),
-        }
-
-    def score_sheet(self) -> dict[str, Any]:
-        """The 28 rows of the paper, the running totals, and places."""
-        rows = []
-        running = [0, 0, 0, 0]
-        for k in range(N_DEALS):
-            contract = contract_of(k)
-            row: dict[str, Any] = {
-                "deal": k,
-                "dealer": dealer_of(k),
-                "contract": int(contract),
-                "contract_title": contract.title,
-                "points": None,
-                "running": None,
-            }
-            if k < len(self.points):
-                running = [a + b for a, b in zip(running, self.points[k])]
-                row["points"] = list(self.points[k])
-                row["running"] = list(running)
-            rows.append(row)
-        return {
-            "rows": rows,
-            "current": None if self.finished else max(self.deal_index, 0),
-            "totals": list(self.totals),
-            "places": places(self.totals, self.points),
-            "finished": self.finished,
         }

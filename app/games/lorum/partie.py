@@ -65,33 +65,3 @@ class LorumPartie(LoraPartie):
         elif isinstance(deal, DominoDeal):
             out["passes"] = list(deal.passes)
         return out
-
-    def score_sheet(self) -> dict[str, Any]:
-        """28 rows of transfers and the bank after each deal, running totals, places."""
-        rows = []
-        running = [0] * N_SEATS
-        bank = 0
-        for k in range(N_DEALS):
-            contract = contract_of(k)
-            row: dict[str, Any] = {
-                "deal": k,
-                "dealer": dealer_of(k),
-                "contract": int(contract),
-                "contract_title": contract.title,
-                "transfers": None,
-                "running": None,
-                "bank": None,
-            }
-            if k < len(self.points):
-                running = [a + b for a, b in zip(running, self.points[k])]
-                bank += self.bank_deltas[k]
-                row.update(transfers=list(self.points[k]), running=list(running), bank=bank)
-            rows.append(row)
-        return {
-            "rows": rows,
-            "current": None if self.finished else max(self.deal_index, 0),
-            "bank": self.live_bank(),
-            "totals": list(self.totals),
-            "places": lorum_places(self.totals),
-            "finished": self.finished,
-        }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from app.games.base import DealError, GameError, IllegalAction, NotYourTurn
+from app.games.base import DealError, EngineBase, GameError, IllegalAction, NotYourTurn
 from app.games.cards import (
     CARD_BY_NAME, CARD_NAMES, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck,
 )
@@ -18,8 +18,8 @@ FORMAT = "klub-record/1"
 _SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
 
 
-class PreferansPartie:
-    """Serbian preferans by the Club's rules (``../shared/rules/preferans.sr.md``, P1-P11)."""
+class PreferansPartie(EngineBase):
+    """Serbian preferans by the Club's rules (``docs/rulings.md``; the rules page ``/rules/preferans``)."""
 
     game: ClassVar[str] = "preferans"
     n_seats: ClassVar[int] = 3
@@ -45,8 +45,8 @@ class PreferansPartie:
             self._deal_from_seed()
 
     @classmethod
-    def new(cls, settings: dict[str, Any] | None = None, seed: int | str | None = None) -> "PreferansPartie":
-        return cls(normalize_settings(settings), seed)
+    def normalize_settings(cls, settings: object) -> dict[str, Any]:
+        return normalize_settings(settings)
 
     # -- state ---------------------------------------------------------------------------
     @property

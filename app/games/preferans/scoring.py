@@ -25,10 +25,6 @@ class HandScore:
     v: int = 0
 
 
-def _empty_supe() -> list[list[int]]:
-    return [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
-
-
 def score_hand(hand: Hand, papir: Papir) -> HandScore:
     line: dict[str, Any] = {"deal": hand.index, "dealer": hand.dealer, "end": hand.end}
     if hand.end == END_ALL_PASS:

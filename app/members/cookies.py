@@ -1,6 +1,10 @@
-"""The session cookie: its name, its flags, reading it from a request or a WebSocket."""
+"""The session cookie (its name, its flags, reading it from a request or a WebSocket) and
+the CSRF token of the session's forms."""
 
 from __future__ import annotations
+
+import hashlib
+import hmac
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
@@ -29,3 +33,19 @@ def clear_session_cookie(response: Response, settings: Settings) -> None:
     response.delete_cookie(
         settings.cookie_name, path="/", httponly=True, samesite="lax", secure=settings.secure_cookies
     )
+
+
+def form_token(session_token: str | None) -> str:
+    """The CSRF token of a session's HTML forms (empty without a session).
+
+    Derived from the secret cookie token, so every instance computes the same value and
+    neither the database (which keeps only the cookie's SHA-256) nor another site can.
+    """
+    if not session_token:
+        return ""
+    return hashlib.sha256(b"klub-form-token:" + session_token.encode()).hexdigest()
+
+
+def form_token_ok(session_token: str | None, submitted: str | None) -> bool:
+    expected = form_token(session_token)
+    return bool(expected) and isinstance(submitted, str) and hmac.compare_digest(expected, submitted)

@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 from app.club import Club
 from app.errors import NotAuthenticated, NotFound
 from app.members.service import CurrentMember, authenticate
-from app.web.cookies import session_token
+from app.members.cookies import session_token
 
 
 MAX_ID = 2**63 - 1  # the database's integer keys

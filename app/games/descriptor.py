@@ -1,0 +1,116 @@
+"""What the rest of the Club knows of a game: one :class:`GameDescriptor` per game.
+
+A game plugs in at one place: its package ``app/games/<code>/`` defines ``DESCRIPTOR``
+(and lists it in :mod:`app.games.registry`), its computer players live in
+``app/ai/<code>/`` (``make_bot(level, seed)``), and its table script, if it has one of
+its own, under ``static/js/``. The lobby's form, the proposal check, the table and
+archive pages, the rules index and the replay read everything from the descriptor;
+nothing outside the game's packages asks for a game by its code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from app.games.base import KeepsPapir, PartieEngine, ShowsDeals
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text in the Club's two languages: Serbian (Latin), the default, and English."""
+
+    sr: str
+    en: str
+
+    def __call__(self, lang: str | None) -> str:
+        return self.en if lang == "en" else self.sr
+
+
+@dataclass(frozen=True)
+class SettingField:
+    """One setting of the proposal form: a choice among whole numbers."""
+
+    key: str
+    label: Text
+    choices: tuple[int, ...]
+    default: int
+    hint: Text | None = None
+
+    def parse(self, raw: str | None) -> int:
+        """The form's value; a missing or unreadable one is the default (the engine checks range)."""
+        try:
+            return int(raw) if raw not in (None, "") else self.default
+        except ValueError:
+            return self.default
+
+
+def same_word(word: str, own: bool) -> str:
+    return word
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    code: str
+    name: Text
+    tagline: Text  # one line for the proposal form: players, length
+    rules_title: Text
+    engine: type[PartieEngine]
+    settings: tuple[SettingField, ...] = ()
+    contracts: tuple[Text, ...] = ()  # in the order the game plays them
+    bot_levels: tuple[str, ...] = ("pocetnik", "iskusan", "majstor")
+    bots: str = ""  # the package under app/ai/ with make_bot(level, seed); "" is the code
+    # The table script under static/js/ that draws this game (several games may share one).
+    script: str = ""
+    # The rules page templates: language -> path under templates/.
+    rules: Mapping[str, str] = field(default_factory=dict)
+    # The quick-start button of the lobby (against computer players); None: no such button.
+    quick_start: Text | None = None
+    quick_suits: str = ""
+    # A word as a seat that may not see it learns it (e.g. a discard stays face down).
+    public_word: Callable[[str, bool], str] = same_word
+    # The replay: the public part of the table after each step, and every hand face up.
+    replay_table: Callable[[Any], dict[str, Any]] = lambda engine: {}
+    replay_hands: Callable[[Any], list[list[str]]] = lambda engine: []
+    keeps_papir: bool = False  # the engine is a KeepsPapir
+    shows_deals: bool = False  # the engine is a ShowsDeals
+
+    def __post_init__(self) -> None:
+        if not self.bots:
+            object.__setattr__(self, "bots", self.code)
+
+    @property
+    def seats(self) -> int:
+        return self.engine.n_seats
+
+    def default_settings(self) -> dict[str, Any]:
+        return {f.key: f.default for f in self.settings}
+
+    def settings_from_form(self, form: Mapping[str, str]) -> dict[str, Any]:
+        return {f.key: f.parse(form.get(f.key)) for f in self.settings}
+
+    def normalize_settings(self, settings: object) -> dict[str, Any]:
+        """The engine's full settings, or :class:`SettingsError`."""
+        return self.engine.normalize_settings(settings)
+
+    def describe_settings(self, settings: Mapping[str, Any] | None, lang: str | None) -> str:
+        """The settings as one line for lists: "bule 60, refe 2"."""
+        settings = settings or {}
+        return ", ".join(f"{f.label(lang).lower()} {settings[f.key]}" for f in self.settings if f.key in settings)
+
+    def papir(self, engine: PartieEngine) -> dict[str, Any] | None:
+        """The engine's own paper (None: the game has only its ``result()``)."""
+        return cast(KeepsPapir, engine).papir() if self.keeps_papir else None
+
+    def shown_deal(self, engine: PartieEngine, deal_index: int) -> dict[str, Any] | None:
+        """The whole ended deal (None: this game does not show ended deals)."""
+        return cast(ShowsDeals, engine).shown_deal(deal_index) if self.shows_deals else None
+
+    def page_data(self, lang: str | None) -> dict[str, Any]:
+        """What the game's scripts read from the page (``#klub-game``)."""
+        return {"code": self.code, "name": self.name(lang), "seats": self.seats,
+                "contracts": [c(lang) for c in self.contracts]}
+
+
+__all__ = ["GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "same_word"]

@@ -1,0 +1,70 @@
+"""Reading a partie and its seats, and its live table: shared by the archive, the
+proposals, the tables and the computer players."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload
+
+from app.db.database import for_update
+from app.db.models import Partie, PartieSeat
+from app.errors import Conflict, NotFound
+
+if TYPE_CHECKING:
+    from app.club import Club
+    from app.tables.cache import LiveTable
+
+
+def get_partie(session: Session, partie_id: int, lock: bool = False, db=None) -> Partie:
+    # One query for the partie and its seats: this runs for every word said.
+    stmt = select(Partie).where(Partie.id == partie_id).options(joinedload(Partie.seats))
+    if lock and db is not None:
+        stmt = for_update(stmt, db, of=Partie)
+    partie = session.scalar(stmt)
+    if partie is None:
+        raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
+    return partie
+
+
+def seat_of(partie: Partie, member_id: int | None) -> int | None:
+    if member_id is None:
+        return None
+    for seat in partie.seats:
+        if seat.member_id == member_id:
+            return seat.seat
+    return None
+
+
+def player_name(seat: PartieSeat) -> str:
+    if seat.member is not None:
+        return seat.member.name
+    return f"AI {seat.seat + 1}"
+
+
+def seats_info(partie: Partie) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "name": player_name(s) if s.kind != "open" or s.member else None,
+            "answer": s.answer,
+            "away": s.away,
+            "computer": s.played_by_bot,
+            "taken_over": s.taken_over,
+            "takeover_votes": list(s.takeover_votes or []),
+        }
+        for s in partie.seats
+    ]
+
+
+def bot_seats(partie: Partie) -> set[int]:
+    return {s.seat for s in partie.seats if s.played_by_bot}
+
+
+def open_table(club: Club, session: Session, partie: Partie) -> LiveTable:
+    """The partie's live table (engine and snapshots), from the cache or built from the log."""
+    if partie.status not in ("running", "finished"):
+        raise Conflict("this partie has not started", code="not_started")
+    return club.tables.get(session, partie)

@@ -1,0 +1,76 @@
+"""The frames a table sends: a versioned event as one seat may see it, and the whole state.
+
+An event frame is built once as JSON text per (version, seat, deadline) and shared by
+every connection of that seat (the views inside are cached JSON too); the REST event
+list decodes the same text, so there is one builder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from app.db.models import Partie
+from app.parties.lookup import bot_seats, seats_info
+from app.tables.cache import Snapshot, deadline_after, to_json
+from app.tables.engines import game_of
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def event_text(game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> str:
+    """One versioned event as ``seat`` may see it, as JSON text (built once, then shared)."""
+    deadline = _iso(deadline_after(snap, timer, bots))
+
+    def build() -> str:
+        parts = ['{"type":"event","version":', str(snap.version)]
+        if snap.action is not None:
+            actor, word = snap.action
+            shown = game_of(game).public_word(word, actor == seat)
+            parts += [',"action":', to_json({"seat": actor, "word": shown})]
+        parts += [
+            ',"view":', snap.view_json_for(seat),
+            ',"legal":', to_json(snap.legal_for(seat)),
+            ',"to_act":', to_json(snap.to_act),
+            ',"deal_index":', to_json(snap.deal_index),
+            ',"finished":', to_json(snap.finished),
+            ',"deadline":', to_json(deadline),
+            "}",
+        ]
+        return "".join(parts)
+
+    return snap.frame_text((seat, deadline), build)
+
+
+def event_frame(game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> dict[str, Any]:
+    """:func:`event_text` as a dict (the REST event list)."""
+    return orjson.loads(event_text(game, snap, seat, timer, bots))
+
+
+def state_frame(partie: Partie, snap: Snapshot | None, seat: int | None) -> dict[str, Any]:
+    """The whole picture for ``seat``: sent on connect and whenever a client must resync."""
+    frame: dict[str, Any] = {
+        "type": "state",
+        "partie": partie.id,
+        "game": partie.game,
+        "status": partie.status,
+        "settings": partie.settings,
+        "timer": partie.timer_seconds,
+        "seat": seat,
+        "seats": seats_info(partie),
+        "version": partie.version,
+    }
+    if snap is not None:
+        frame.update(
+            version=snap.version,
+            view=snap.view_for(seat),
+            legal=snap.legal_for(seat),
+            to_act=snap.to_act,
+            deal_index=snap.deal_index,
+            finished=snap.finished,
+            deadline=_iso(deadline_after(snap, partie.timer_seconds, bot_seats(partie))),
+        )
+    return frame

@@ -1,0 +1,100 @@
+"""Reading a table: the state for a seat, and the events after a version (to catch up)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from app.db.models import Partie
+from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
+from app.tables.cache import Snapshot
+from app.tables.frames import event_frame, event_text, state_frame
+
+if TYPE_CHECKING:
+    from app.club import Club
+    from app.members.service import CurrentMember
+
+T = TypeVar("T")
+
+
+def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str, Any]:
+    with club.db.read() as s:
+        partie = get_partie(s, partie_id)
+        seat = seat_of(partie, member.id if member else None)
+        if partie.status not in ("running", "finished"):
+            return state_frame(partie, None, seat)
+        table = open_table(club, s, partie)
+        with table.lock:
+            return state_frame(partie, table.latest, seat)
+
+
+def cached_event_texts_since(
+    club: Club, partie_id: int, seat: int | None, since: int, known_version: int, blocking: bool = True
+) -> list[tuple[int, bool, str]] | None:
+    """The event frames after ``since`` for a seat from memory only, as ``(version,
+    finished, text)`` (the frames as sent, shared): None unless the cache reaches
+    ``known_version``.
+
+    ``blocking`` (a worker thread, not the event loop): a cached table behind
+    ``known_version`` (another instance applied the word) reads only the new actions of
+    the log, once for all the connections of this process, instead of each connection
+    reloading the partie.
+    """
+    table = club.tables.peek(partie_id)
+    if table is None or not table.lock.acquire(blocking=blocking):
+        return None
+    try:
+        if table.broken:
+            return None
+        if table.version < known_version:
+            if not blocking or not table.history:
+                return None
+            try:
+                with club.db.read() as s:
+                    table.catch_up(s)
+            except Exception:
+                club.tables.invalidate(partie_id)  # the full path reloads it
+                return None
+            if table.version < known_version:
+                return None
+        snaps = table.events_since(since)
+        if snaps is None:
+            return None
+        return [
+            (snap.version, snap.finished, event_text(table.game, snap, seat, table.timer, table.bot_seats))
+            for snap in snaps
+        ]
+    finally:
+        table.lock.release()
+
+
+def _events_since(club: Club, partie_id: int, seat: int | None, since: int,
+                  render: Callable[[Partie, Snapshot], T]) -> tuple[list[T], dict | None]:
+    with club.db.read() as s:
+        partie = get_partie(s, partie_id)
+        if partie.status not in ("running", "finished"):
+            return [], state_frame(partie, None, seat)
+        table = open_table(club, s, partie)
+        with table.lock:
+            snaps = table.events_since(since)
+            if snaps is None:
+                return [], state_frame(partie, table.latest, seat)
+            return [render(partie, snap) for snap in snaps], None
+
+
+def event_texts_since(
+    club: Club, partie_id: int, seat: int | None, since: int
+) -> tuple[list[tuple[int, bool, str]], dict | None]:
+    """:func:`events_since` with the events as ``(version, finished, text)``."""
+    def render(partie: Partie, snap: Snapshot) -> tuple[int, bool, str]:
+        return snap.version, snap.finished, event_text(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
+
+    return _events_since(club, partie_id, seat, since, render)
+
+
+def events_since(club: Club, partie_id: int, seat: int | None, since: int) -> tuple[list[dict], dict | None]:
+    """The event frames after ``since`` for a seat, or (``[]``, a state frame) to resync."""
+    def render(partie: Partie, snap: Snapshot) -> dict:
+        return event_frame(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
+
+    return _events_since(club, partie_id, seat, since, render)

@@ -1,0 +1,16 @@
+"""The Club's pages, one module per domain (Jinja2 templates in ``templates/``).
+
+The pages are rendered on the server; the live tables are drawn by ``static/js/*.js``
+from the WebSocket frames of ``/ws/parties/{id}``. Forms post here (not to the JSON
+API) so that they work without JavaScript and show their errors in the page.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.web.pages import archive, lobby, members, replay, rules, tables
+
+router = APIRouter(include_in_schema=False)
+for module in (members, lobby, tables, archive, replay, rules):
+    router.include_router(module.router)

@@ -1,0 +1,161 @@
+"""The lobby: invitations, tables, proposals, and the form that proposes a partie."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.deps import ClubDep, OptionalMemberDep
+from app.errors import ClubError
+from app.games.descriptor import GameDescriptor
+from app.games.registry import descriptors
+from app.members import service as members
+from app.parties import proposals
+from app.tables import reads
+from app.tables.engines import game_of
+from app.web.i18n import N_
+from app.web.render import context, form_refused, read_form, render, to_login
+
+router = APIRouter()
+
+# The levels of app.ai (make_bot): value -> label.
+BOT_LEVELS = (("pocetnik", N_("beginner")), ("iskusan", N_("experienced")), ("majstor", N_("master")))
+DEFAULT_BOT = "iskusan"
+TIMER_CHOICES = (15, 30, 60, 120, 300)
+
+
+def setting_name(game: GameDescriptor, key: str) -> str:
+    """A setting's field name in the form: the game's code and the key (games may share keys)."""
+    return f"{game.code}.{key}"
+
+
+def default_form() -> dict[str, str]:
+    games = descriptors()
+    most_others = max(g.seats for g in games) - 1
+    form = {"game": games[0].code, "timer": ""}
+    for i in range(1, most_others + 1):
+        form.update({f"seat{i}": "bot", f"seat{i}_bot": DEFAULT_BOT})
+    for g in games:
+        form.update({setting_name(g, f.key): str(f.default) for f in g.settings})
+    return form
+
+
+def lobby_data(club, member: members.CurrentMember) -> dict[str, Any]:
+    data = proposals.lobby(club, member)
+    for p in data["playing"]:
+        try:
+            state = reads.table_state(club, p["id"], member)
+            p["my_turn"] = state.get("seat") in (state.get("to_act") or [])
+        except ClubError:
+            p["my_turn"] = False
+    mine_ids = {p["id"] for p in data["playing"]}
+    data["running"] = [p for p in data["running"] if p["id"] not in mine_ids]
+    data["members"] = members.list_members(club.db, club.settings)
+    return data
+
+
+def _lobby_ctx(request, club, member, **extra):
+    data = lobby_data(club, member)
+    form = extra.pop("form", None) or default_form()
+    games = descriptors()
+    return context(
+        request, member, lobby=data, form=form, bot_levels=BOT_LEVELS, default_bot=DEFAULT_BOT,
+        timers=TIMER_CHOICES, setting_name=setting_name, most_others=max(g.seats for g in games) - 1, **extra,
+    )
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+def lobby_page(request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    return render(request, "lobby.html", _lobby_ctx(request, club, member))
+
+
+@router.get("/lobby/live", response_class=HTMLResponse)
+def lobby_live(request: Request, club: ClubDep, member: OptionalMemberDep):
+    """The changing part of the lobby, fetched again every few seconds by lobby.js."""
+    if member is None:
+        return Response(status_code=401)
+    ctx = context(request, member, lobby=lobby_data(club, member))
+    return render(request, "lobby_live.html", ctx)
+
+
+def _bot(level: str | None) -> str:
+    return level if level in {code for code, _label in BOT_LEVELS} else DEFAULT_BOT
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _seats(form: dict[str, str], game: GameDescriptor, exhibition: bool) -> list[proposals.SeatSpec]:
+    seats: list[proposals.SeatSpec] = []
+    for i in range(1, game.seats):
+        kind = "bot" if exhibition else form.get(f"seat{i}", "bot")
+        if kind == "member":
+            seats.append(proposals.SeatSpec("member", form.get(f"seat{i}_name", "").strip()))
+        elif kind == "open":
+            seats.append(proposals.SeatSpec("open"))
+        else:
+            seats.append(proposals.SeatSpec("bot", bot=_bot(form.get(f"seat{i}_bot"))))
+    if exhibition:
+        seats.insert(0, proposals.SeatSpec("bot", bot=_bot(form.get("seat1_bot"))))
+    return seats
+
+
+@router.post("/lobby/propose", response_class=HTMLResponse)
+async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    try:
+        game = game_of(form.get("game"))
+        exhibition = form.get("exhibition") == "on"
+        prefix = f"{game.code}."
+        settings = game.settings_from_form({k[len(prefix):]: v for k, v in form.items() if k.startswith(prefix)})
+        partie_id = await run_in_threadpool(
+            proposals.propose, club, member, game.code, settings, _int(form.get("timer")),
+            _seats(form, game, exhibition), exhibition,
+        )
+        summary = await run_in_threadpool(proposals.get_summary, club, partie_id, member)
+    except ClubError as e:
+        ctx = await run_in_threadpool(
+            lambda: _lobby_ctx(request, club, member, form={**default_form(), **form}, error=e.code,
+                               error_message=e.message)
+        )
+        return render(request, "lobby.html", ctx, status=422 if e.status < 500 else 400)
+    if summary["status"] == "running":
+        return RedirectResponse(f"/table/{partie_id}", status_code=303)
+    return RedirectResponse(f"/lobby?proposed={partie_id}", status_code=303)
+
+
+@router.post("/lobby/{partie_id}/{verb}", response_class=HTMLResponse)
+async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    if refused := form_refused(request, member, await read_form(request)):
+        return refused
+    try:
+        if verb in ("accept", "decline"):
+            summary = await run_in_threadpool(proposals.answer, club, member, partie_id, verb == "accept")
+        elif verb == "join":
+            summary = await run_in_threadpool(proposals.join, club, member, partie_id, None)
+        elif verb == "withdraw":
+            await run_in_threadpool(proposals.withdraw, club, member, partie_id)
+            summary = {"status": "withdrawn"}
+        else:
+            return Response(status_code=404)
+    except ClubError as e:
+        ctx = await run_in_threadpool(lambda: _lobby_ctx(request, club, member, error=e.code, error_message=e.message))
+        return render(request, "lobby.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
+    if summary.get("status") == "running":
+        return RedirectResponse(f"/table/{partie_id}", status_code=303)
+    return RedirectResponse("/lobby", status_code=303)

@@ -1,0 +1,36 @@
+"""The rules pages of every game, and the front page."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from app.deps import OptionalMemberDep
+from app.games.registry import codes, descriptors
+from app.tables.engines import game_of
+from app.web.i18n import lang_of
+from app.web.render import context, error_page, render
+
+router = APIRouter()
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_index(request: Request, member: OptionalMemberDep):
+    return RedirectResponse(f"/rules/{descriptors()[0].code}", status_code=303)
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+def rules_page(game: str, request: Request, member: OptionalMemberDep):
+    if game not in codes():
+        return error_page(request, member, "not_found", "", 404)
+    rules = game_of(game).rules
+    lang = lang_of(request)
+    body = rules.get(lang) or next(iter(rules.values()))
+    return render(request, "rules.html", context(request, member, game=game, body=body))
+
+
+@router.get("/", response_class=HTMLResponse)
+def front_page(request: Request, member: OptionalMemberDep):
+    if member is not None:
+        return RedirectResponse("/lobby", status_code=303)
+    return render(request, "index.html", context(request, None))

@@ -1,0 +1,95 @@
+"""Rendering the Club's pages: the template context, language, forms and redirects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from app.games.registry import descriptors
+from app.members.cookies import form_token, form_token_ok, session_token
+from app.members.service import CurrentMember
+from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, gettext_for, lang_of
+from app.web.strings import ERROR_TEXTS, js_strings
+
+ROOT = Path(__file__).resolve().parents[2]
+templates = Jinja2Templates(directory=str(ROOT / "templates"))
+
+
+def context(request: Request, member: CurrentMember | None, **extra: Any) -> dict[str, Any]:
+    lang = lang_of(request)
+    _ = gettext_for(lang)
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    games = {g.code: g for g in descriptors()}
+    return {
+        "request": request,
+        "_": _,
+        "lang": lang,
+        "languages": LANGUAGE_NAMES,
+        "member": member,
+        "here": here,
+        "here_quoted": quote(here, safe=""),
+        # The session-bound CSRF token of this member's forms (app.web.security).
+        "csrf": form_token(session_token(request, request.app.state.club.settings)) if member else "",
+        "error_text": lambda code, fallback=None: _(ERROR_TEXTS[code]) if code in ERROR_TEXTS else (fallback or code),
+        # The games, from their descriptors: names, settings, rules pages.
+        "games": games,
+        "game_name": lambda code: games[code].name(lang) if code in games else code,
+        "settings_text": lambda code, settings: games[code].describe_settings(settings, lang) if code in games else "",
+        **extra,
+    }
+
+
+def render(request: Request, name: str, ctx: dict[str, Any], status: int = 200) -> HTMLResponse:
+    response = templates.TemplateResponse(request, name, ctx, status_code=status)
+    asked = request.query_params.get("lang")
+    if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
+        response.set_cookie(COOKIE, asked, max_age=365 * 86400, samesite="lax", path="/")
+    return response
+
+
+def error_page(request: Request, member: CurrentMember | None, code: str, message: str, status: int) -> HTMLResponse:
+    return render(request, "error.html", context(request, member, error=code, error_message=message), status)
+
+
+def to_login(request: Request) -> RedirectResponse:
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/login?next={quote(here, safe='')}", status_code=303)
+
+
+def safe_next(value: str | None, default: str = "/lobby") -> str:
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return default
+    return value
+
+
+def html_json(data: Any) -> str:
+    """JSON to put inside a <script type="application/json"> element."""
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
+def script_data(lang: str, game_code: str) -> dict[str, str]:
+    """The JSON a game's scripts read from the page: its texts and the game's descriptor."""
+    games = {g.code: g for g in descriptors()}
+    return {"strings": html_json(js_strings(lang)), "game_json": html_json(games[game_code].page_data(lang))}
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    form = await request.form()
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+def form_refused(request: Request, member: CurrentMember | None, form: dict[str, str]) -> Response | None:
+    """A logged-in member's form must carry his session's CSRF token (403 page otherwise)."""
+    if form_token_ok(session_token(request, request.app.state.club.settings), form.get("csrf")):
+        return None
+    return error_page(request, member, "bad_csrf", "the form token is missing or wrong", 403)
+
+
+def client_address(request: Request) -> str | None:
+    return request.client.host if request.client else None

@@ -1,0 +1,94 @@
+"""The texts of the pages that come from code: error codes as a member reads them, and
+every text the table scripts show (translated into the page as ``#klub-strings``)."""
+
+from __future__ import annotations
+
+from app.web.i18n import N_, gettext_for
+
+# Error codes of the services -> what a member reads.
+ERROR_TEXTS = {
+    "bad_credentials": N_("Wrong name or password."),
+    "invalid_name": N_("A name has 3 to 32 letters, digits, '.', '_' or '-'."),
+    "invalid_password": N_("The password is too short or too long."),
+    "name_taken": N_("That name is taken."),
+    "account_disabled": N_("This account is disabled."),
+    "no_such_member": N_("There is no member with that name."),
+    "invalid_seats": N_("Fill every seat: a member, an open seat or a computer player (each member once)."),
+    "invalid_settings": N_("Those settings are not allowed."),
+    "invalid_timer": N_("The timer is off or 15 to 300 seconds."),
+    "not_proposed": N_("This proposal is no longer open."),
+    "not_invited": N_("You are not invited to this partie."),
+    "already_seated": N_("You already have a seat at this partie."),
+    "no_open_seat": N_("No open seat is left."),
+    "not_proposer": N_("Only the proposer may do that."),
+    "no_such_partie": N_("There is no such partie."),
+    "passwords_differ": N_("The two passwords differ."),
+    "common_password": N_("That password is too common; choose another."),
+    "too_many_attempts": N_("Too many failed logins; try again later."),
+    "too_many_registrations": N_("Too many new accounts from this address; try again later."),
+    "bad_csrf": N_("This form has expired; reload the page and try again."),
+}
+
+# The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
+# carries them as "error:<code>" (table.js shows the server's English text for others).
+TABLE_ERROR_TEXTS = {
+    "stale_version": N_("The table moved on before your move arrived; look again."),
+    "not_your_turn": N_("It is not your turn."),
+    "illegal_action": N_("That move is not allowed now."),
+    "seat_taken_over": N_("A computer player plays your seat now."),
+    "not_running": N_("This partie is not being played."),
+    "not_a_player": N_("You do not play at this table."),
+    "rate_limited": N_("Too many moves at once; slow down."),
+    "invalid_chat": N_("That message cannot be sent."),
+    "bad_frame": N_("The server did not understand that message."),
+    "bad_json": N_("The server did not understand that message."),
+    "unknown_type": N_("The server did not understand that message."),
+    "frame_too_large": N_("The server did not understand that message."),
+    "action_id_reused": N_("The server did not understand that message."),
+}
+
+# Every text the table scripts show, translated into the page (``#klub-strings``).
+JS_STRINGS = [
+    N_("Your turn"), N_("Reconnecting…"), N_("Waiting for the players"), N_("No deals yet."),
+    N_("dealer"), N_("leads"), N_("away"), N_("computer"), N_("online"), N_("tricks"),
+    N_("Contract"), N_("Total"), N_("Place"), N_("The partie is over"),
+    N_("dalje"), N_("You have no card to play: dalje"), N_("The trick goes to {name}"),
+    N_("Score sheet"), N_("Papir"), N_("Sound on"), N_("Sound off"), N_("bule"), N_("supe"),
+    N_("refe"), N_("kapa"), N_("Bidding"), N_("Talon"), N_("Škart"),
+    N_("Choose two cards for the škart"), N_("Discard"), N_("Announce the contract"),
+    N_("declarer"), N_("The previous hand"), N_("All passed"), N_("{name} offers: {word}"),
+    N_("The declarer's cards"), N_("Odlazak u bulu"),
+    N_("Take over the fall"), N_("Return the fall"), N_("Otpis"), N_("Propose an otpis"),
+    N_("{name} proposes an otpis"), N_("{name} takes over the fall"), N_("{name} returns the fall"),
+    N_("seconds left"), N_("Hand over to a computer player"), N_("agreed"), N_("Error"),
+    N_("Deal {n} of 28"), N_("Hand {n}"), N_("Layout"), N_("Start card"),
+    N_("Penalty cards"), N_("Step"), N_("Start"), N_("Back"), N_("Forward"), N_("End"),
+    N_("Previous deal"), N_("Next deal"), N_("Loading…"), N_("waiting"),
+    N_("The deal is over"), N_("result"), N_("played"), N_("open"), N_("invited"), N_("declined"),
+    N_("kontra"), N_("rekontra"), N_("Your session has ended."),
+    N_("to act"), N_("You are watching"), N_("Offers of the declarer"), N_("You"),
+    N_("You have too many table windows open. Close one of them; trying again in {n} seconds."),
+    # suits and ranks
+    N_("spades"), N_("diamonds"), N_("hearts"), N_("clubs"), N_("ace"), N_("king"), N_("queen"), N_("jack"),
+    N_("of"),
+    # Lora contracts (rulings L1)
+    N_("Most tricks"), N_("Fewest tricks"), N_("Queens"), N_("Hearts"), N_("Jack of clubs"),
+    N_("King of hearts and the last trick"), N_("Lora"),
+    # Lórum: the bank, Kvart's chain, Fast train
+    N_("Bank"), N_("Chain"), N_("The chain needs {card}"), N_("A new chain: any card"), N_("Train"),
+    N_("The train needs a {rank} of any suit"), N_("Any card starts the train"), N_("Bank after the deal"),
+    # preferans words (record notation)
+    N_("word:moje"), N_("word:dalje"), N_("word:igra"), N_("word:betl"), N_("word:sans"),
+    N_("word:slabija"), N_("word:pratim"), N_("word:ne pratim"), N_("word:sam"), N_("word:zovem"),
+    N_("word:kontra"), N_("word:moze"), N_("word:rekontra"), N_("word:nosim sve"), N_("word:nemam pad"),
+    N_("word:prihvatam"), N_("word:odbijam"), N_("word:otpis"), N_("word:preuzimam pad"),
+    N_("word:vracam pad"), N_("word:skart"), N_("word:pik"), N_("word:karo"), N_("word:herc"),
+    N_("word:tref"), N_("word:nudim"),
+]
+
+
+def js_strings(lang: str) -> dict[str, str]:
+    _ = gettext_for(lang)
+    strings = {s: _(s) for s in JS_STRINGS}
+    strings.update({f"error:{code}": _(text) for code, text in TABLE_ERROR_TEXTS.items()})
+    return strings
