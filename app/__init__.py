@@ -1,1 +1,1 @@
-"""Klub: an online card club for Lora and Preferans."""
+"""Klub: an online card club (the games: app/games/registry.py)."""

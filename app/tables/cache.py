@@ -90,9 +90,9 @@ class LiveTable:
             action=action,
             # Serialized now: the snapshot must not change when the engine moves on.
             views_json=tuple([to_json(v) for v in views] + [to_json(engine.view(None))]),
-            # Every seat's words, not only the awaited ones: preferans lets a player say
-            # some words out of turn (otpis, a ponuda, odlazak u bulu). A seat's view
-            # carries them already (app/games/base.py).
+            # Every seat's words, not only the awaited ones: a game may let a player say
+            # some words out of turn (offers, otpis). A seat's view carries them already
+            # (app/games/base.py).
             legal=[[] if finished else list(v["legal_actions"]) for v in views],
             to_act=to_act,
             deal_index=engine.deal_index,

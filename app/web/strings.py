@@ -71,13 +71,10 @@ JS_STRINGS = [
     # suits and ranks
     N_("spades"), N_("diamonds"), N_("hearts"), N_("clubs"), N_("ace"), N_("king"), N_("queen"), N_("jack"),
     N_("of"),
-    # Lora contracts (rulings L1)
-    N_("Most tricks"), N_("Fewest tricks"), N_("Queens"), N_("Hearts"), N_("Jack of clubs"),
-    N_("King of hearts and the last trick"), N_("Lora"),
     # Lórum: the bank, Kvart's chain, Fast train
     N_("Bank"), N_("Chain"), N_("The chain needs {card}"), N_("A new chain: any card"), N_("Train"),
     N_("The train needs a {rank} of any suit"), N_("Any card starts the train"), N_("Bank after the deal"),
-    # preferans words (record notation)
+    # the words of the record notation, as the buttons and seats show them
     N_("word:moje"), N_("word:dalje"), N_("word:igra"), N_("word:betl"), N_("word:sans"),
     N_("word:slabija"), N_("word:pratim"), N_("word:ne pratim"), N_("word:sam"), N_("word:zovem"),
     N_("word:kontra"), N_("word:moze"), N_("word:rekontra"), N_("word:nosim sve"), N_("word:nemam pad"),
