@@ -46,8 +46,35 @@ class SettingField:
             return self.default
 
 
+def texts(*pairs: tuple[str, str]) -> tuple[Text, ...]:
+    """Texts from (Serbian, English) pairs."""
+    return tuple(Text(sr, en) for sr, en in pairs)
+
+
+def rules_pages(code: str) -> dict[str, str]:
+    """The rules pages of a game by the usual names: ``templates/rules/<code>.<sr|en>.html``."""
+    return {"sr-Latn": f"rules/{code}.sr.html", "en": f"rules/{code}.en.html"}
+
+
 def same_word(word: str, own: bool) -> str:
     return word
+
+
+def public_part(part: str, keys: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
+    """The replay's table: ``keys`` of the spectator view's ``part`` (the deal, the hand)."""
+    def table(engine: Any) -> dict[str, Any]:
+        shown = engine.view(None).get(part) or {}
+        return {k: shown.get(k) for k in keys}
+
+    return table
+
+
+def hands_in_views(part: str, key: str) -> Callable[[Any], list[list[str]]]:
+    """The replay's hands: each seat's own cards, ``key`` of its view's ``part``."""
+    def hands(engine: Any) -> list[list[str]]:
+        return [list((engine.view(s).get(part) or {}).get(key) or []) for s in range(engine.n_seats)]
+
+    return hands
 
 
 @dataclass(frozen=True)
@@ -113,4 +140,4 @@ class GameDescriptor:
                 "contracts": [c(lang) for c in self.contracts]}
 
 
-__all__ = ["GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "same_word"]
+__all__ = ["GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "rules_pages", "same_word", "texts"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -11,6 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from app.errors import ClubError
 from app.games.registry import descriptors
 from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
@@ -57,6 +59,25 @@ def error_page(request: Request, member: CurrentMember | None, code: str, messag
     return render(request, "error.html", context(request, member, error=code, error_message=message), status)
 
 
+def partie_page(request: Request, club, member: CurrentMember, partie_id: int, name: str,
+                build: Callable[[dict[str, Any]], dict[str, Any]]) -> HTMLResponse:
+    """A page of one partie (its table, its archive entry) with the game's script data;
+    ``build(summary)`` adds the page's own context. An unknown partie is the error page."""
+    from app.parties.proposals import get_summary
+
+    try:
+        summary = get_summary(club, partie_id, member)
+        extra = build(summary)
+    except ClubError as e:
+        return error_page(request, member, e.code, e.message, 404)
+    code = summary["game"]
+    games = {g.code: g for g in descriptors()}
+    lang = lang_of(request)
+    ctx = context(request, member, partie=summary, game=games[code], strings=html_json(js_strings(lang)),
+                  game_json=html_json(games[code].page_data(lang)), **extra)
+    return render(request, name, ctx)
+
+
 def to_login(request: Request) -> RedirectResponse:
     here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     return RedirectResponse(f"/login?next={quote(here, safe='')}", status_code=303)
@@ -71,12 +92,6 @@ def safe_next(value: str | None, default: str = "/lobby") -> str:
 def html_json(data: Any) -> str:
     """JSON to put inside a <script type="application/json"> element."""
     return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-
-
-def script_data(lang: str, game_code: str) -> dict[str, str]:
-    """The JSON a game's scripts read from the page: its texts and the game's descriptor."""
-    games = {g.code: g for g in descriptors()}
-    return {"strings": html_json(js_strings(lang)), "game_json": html_json(games[game_code].page_data(lang))}
 
 
 async def read_form(request: Request) -> dict[str, str]:

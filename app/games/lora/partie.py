@@ -65,9 +65,7 @@ class LoraPartie(EngineBase):
         if seed is not None:
             self._deal_from_seed()
 
-    @classmethod
-    def normalize_settings(cls, settings: object) -> dict[str, Any]:
-        return validate_settings(settings)
+    normalize_settings = staticmethod(validate_settings)
 
     # -- progress --------------------------------------------------------------
 

@@ -1,31 +1,24 @@
-"""Lórum as the rest of the Club sees it (:mod:`app.games.descriptor`)."""
+"""Lórum as the rest of the Club sees it: Lora's table and script, chips and a bank."""
 
 from __future__ import annotations
 
-from app.games.descriptor import GameDescriptor, Text
-from app.games.lora.descriptor import REPLAY_KEYS, deal_hands, deal_table
+from dataclasses import replace
+
+from app.games.descriptor import Text, public_part, rules_pages, texts
+from app.games.lora.descriptor import DESCRIPTOR as LORA
+from app.games.lora.descriptor import REPLAY_KEYS
 from app.games.lorum.partie import LorumPartie
 
 # The bank, Kvart's chains, the Fast train and Domino's passes besides Lora's table.
 LORUM_REPLAY_KEYS = (*REPLAY_KEYS, "bank", "chain", "chains", "next_card", "train", "next_rank", "passes")
 
-DESCRIPTOR = GameDescriptor(
-    code="lorum",
-    name=Text("Lórum", "Lórum"),
-    tagline=Text("4 igrača, 28 deljenja, žetoni i banka", "4 players, 28 deals, chips and a bank"),
-    rules_title=Text("Pravila Loruma", "Rules of Lórum"),
-    engine=LorumPartie,
-    contracts=(
-        Text("Herc", "Hearts"),
-        Text("Dame", "Queens"),
-        Text("Bez štihova", "No tricks"),
-        Text("Kvart", "Kvart"),
-        Text("Brzi voz", "Fast train"),
-        Text("Čupavi majmun", "Hairy monkey"),
-        Text("Domino", "Domino"),
+DESCRIPTOR = replace(
+    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"),
+    contracts=texts(
+        ("Herc", "Hearts"), ("Dame", "Queens"), ("Bez štihova", "No tricks"), ("Kvart", "Kvart"),
+        ("Brzi voz", "Fast train"), ("Čupavi majmun", "Hairy monkey"), ("Domino", "Domino"),
     ),
-    script="lora.js",
-    rules={"sr-Latn": "rules/lorum.sr.html", "en": "rules/lorum.en.html"},
-    replay_table=deal_table(LORUM_REPLAY_KEYS),
-    replay_hands=deal_hands,
+    tagline=Text("4 igrača, 28 deljenja, žetoni i banka", "4 players, 28 deals, chips and a bank"),
+    rules=rules_pages("lorum"), rules_title=Text("Pravila Loruma", "Rules of Lórum"),
+    quick_start=None, quick_suits="", replay_table=public_part("deal", LORUM_REPLAY_KEYS),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.descriptor import GameDescriptor, SettingField, Text
+from app.games.descriptor import GameDescriptor, SettingField, Text, hands_in_views, public_part, rules_pages, texts
 from app.games.preferans.partie import PreferansPartie
 from app.games.preferans.settings import BULE_CHOICES, DEFAULT_BULE, DEFAULT_REFE, MAX_REFE
 
@@ -17,41 +17,28 @@ def public_word(word: str, own: bool) -> str:
     return "skart" if not own and word.startswith("skart") else word
 
 
+_hand_table = public_part("hand", REPLAY_KEYS)
+
+
 def replay_table(engine: Any) -> dict[str, Any]:
+    """The hand's public part, the side offer, and the ponuda's word (not its shown cards)."""
     view = engine.view(None)
-    hand = view.get("hand") or {}
-    out = {k: hand.get(k) for k in REPLAY_KEYS}
-    out["offer"] = view.get("offer")
-    ponuda = hand.get("ponuda")
-    out["ponuda"] = {"word": ponuda["word"]} if ponuda else None
-    return out
-
-
-def replay_hands(engine: Any) -> list[list[str]]:
-    return [list((engine.view(s).get("hand") or {}).get("cards") or []) for s in range(engine.n_seats)]
+    ponuda = (view.get("hand") or {}).get("ponuda")
+    return {**_hand_table(engine), "offer": view.get("offer"), "ponuda": {"word": ponuda["word"]} if ponuda else None}
 
 
 DESCRIPTOR = GameDescriptor(
-    code="preferans",
+    code="preferans", engine=PreferansPartie, script="preferans.js", rules=rules_pages("preferans"),
     name=Text("Preferans", "Preferans"),
     tagline=Text("3 igrača, do bula", "3 players, to the bule"),
     rules_title=Text("Pravila preferansa", "Rules of Preferans"),
-    engine=PreferansPartie,
     settings=(
         SettingField("bule", Text("Bule", "Bule"), BULE_CHOICES, DEFAULT_BULE),
         SettingField("refe", Text("Refe", "Refe"), tuple(range(MAX_REFE + 1)), DEFAULT_REFE),
     ),
-    contracts=(
-        Text("pik", "spades"), Text("karo", "diamonds"), Text("herc", "hearts"), Text("tref", "clubs"),
-        Text("betl", "betl"), Text("sans", "sans"),
-    ),
-    script="preferans.js",
-    rules={"sr-Latn": "rules/preferans.sr.html", "en": "rules/preferans.en.html"},
-    quick_start=Text("Preferans protiv dva računara", "Preferans against two computer players"),
-    quick_suits="♣♦",
-    public_word=public_word,
-    replay_table=replay_table,
-    replay_hands=replay_hands,
-    keeps_papir=True,
-    shows_deals=True,
+    contracts=texts(("pik", "spades"), ("karo", "diamonds"), ("herc", "hearts"), ("tref", "clubs"),
+                    ("betl", "betl"), ("sans", "sans")),
+    quick_start=Text("Preferans protiv dva računara", "Preferans against two computer players"), quick_suits="♣♦",
+    public_word=public_word, replay_table=replay_table, replay_hands=hands_in_views("hand", "cards"),
+    keeps_papir=True, shows_deals=True,
 )

@@ -44,9 +44,7 @@ class PreferansPartie(EngineBase):
         if seed is not None:
             self._deal_from_seed()
 
-    @classmethod
-    def normalize_settings(cls, settings: object) -> dict[str, Any]:
-        return normalize_settings(settings)
+    normalize_settings = staticmethod(normalize_settings)
 
     # -- state ---------------------------------------------------------------------------
     @property

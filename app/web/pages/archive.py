@@ -9,11 +9,9 @@ from fastapi.responses import HTMLResponse
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.games.registry import codes
-from app.parties import archive, proposals
+from app.parties import archive
 from app.tables import reads
-from app.tables.engines import game_of
-from app.web.i18n import lang_of
-from app.web.render import context, error_page, html_json, render, script_data, to_login
+from app.web.render import context, html_json, partie_page, render, to_login
 
 router = APIRouter()
 
@@ -36,16 +34,14 @@ def archive_page(request: Request, club: ClubDep, member: OptionalMemberDep, sta
 def archive_partie(partie_id: int, request: Request, club: ClubDep, member: OptionalMemberDep):
     if member is None:
         return to_login(request)
-    try:
-        summary = proposals.get_summary(club, partie_id, member)
+
+    def sheet_and_view(summary: dict) -> dict:
         sheet = archive.score_sheet(club, partie_id)
-    except ClubError as e:
-        return error_page(request, member, e.code, e.message, 404)
-    try:
-        view = reads.table_state(club, partie_id, None).get("view")
-    except ClubError:
-        view = None
-    data = html_json({"game": summary["game"], "players": sheet["players"], "view": view, "status": summary["status"]})
-    ctx = context(request, member, partie=summary, game=game_of(summary["game"]), sheet=sheet, sheet_json=data,
-                  **script_data(lang_of(request), summary["game"]))
-    return render(request, "archive_partie.html", ctx)
+        try:
+            view = reads.table_state(club, partie_id, None).get("view")
+        except ClubError:
+            view = None
+        data = {"game": summary["game"], "players": sheet["players"], "view": view, "status": summary["status"]}
+        return {"sheet": sheet, "sheet_json": html_json(data)}
+
+    return partie_page(request, club, member, partie_id, "archive_partie.html", sheet_and_view)
