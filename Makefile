@@ -27,7 +27,7 @@ chromium:
 test: $(VENV)/.dev-installed chromium
 	$(BIN)/python -m pytest
 
-# Re-extract the texts of the pages (templates/, app/web/ui.py) into the Serbian catalog;
+# Re-extract the texts of the pages (templates/, app/web/) into the Serbian catalog;
 # the catalog is compiled in memory when the app starts (app/web/i18n.py).
 messages: $(VENV)/.installed
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k tr -o app/locale/messages.pot .
