@@ -27,7 +27,7 @@ and typed here: :class:`KeepsPapir` (a paper of its own beside ``result()``) and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 
@@ -91,7 +91,8 @@ class PartieEngine(Protocol):
     @property
     def needs_deal(self) -> bool: ...
 
-    def start_deal(self, hands: list[list[str]], talon: list[str] | None = None) -> None: ...
+    def start_deal(self, hands: object, talon: object = None) -> None:
+        """Deal a record's hands (checked here: :class:`DealError` for anything else)."""
 
     def seats_to_act(self) -> list[int]: ...
 
@@ -118,10 +119,12 @@ class EngineBase:
     """What every engine builds the same way: ``new`` from normalized settings."""
 
     optional_words: ClassVar[frozenset[str]] = frozenset()
+    # The game's rule for its settings: the full dict, or SettingsError naming what is wrong.
+    settings_rule: ClassVar[Callable[[object], dict[str, Any]]]
 
     @classmethod
     def normalize_settings(cls, settings: object) -> dict[str, Any]:
-        raise NotImplementedError
+        return cls.settings_rule(settings)
 
     @classmethod
     def new(cls, settings: Mapping[str, Any] | None = None, seed: int | str | None = None) -> Self:

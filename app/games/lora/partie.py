@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn, SettingsError
 from app.games.cards import (
@@ -48,8 +48,8 @@ def validate_settings(settings: object) -> dict[str, Any]:
 
 
 class LoraPartie(EngineBase):
-    game = "lora"
-    n_seats = N_SEATS
+    game: ClassVar[str] = "lora"
+    n_seats: ClassVar[int] = N_SEATS
     packet = 1  # cards are dealt "jedna po jedna"
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None):
@@ -65,7 +65,7 @@ class LoraPartie(EngineBase):
         if seed is not None:
             self._deal_from_seed()
 
-    normalize_settings = staticmethod(validate_settings)
+    settings_rule = staticmethod(validate_settings)
 
     # -- progress --------------------------------------------------------------
 

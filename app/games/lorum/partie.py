@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from app.games.cards import CARD_NAMES
 from app.games.lora.deal import Deal
@@ -17,8 +17,8 @@ def lorum_places(totals: list[int]) -> list[int]:
 
 
 class LorumPartie(LoraPartie):
-    game = "lorum"
-    n_seats = N_SEATS
+    game: ClassVar[str] = "lorum"
+    n_seats: ClassVar[int] = N_SEATS
     packet = 2  # "по 8 пачками по 2"
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None):

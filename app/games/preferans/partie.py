@@ -12,7 +12,8 @@ from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWi
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
 from app.games.preferans.papir import Papir
 from app.games.preferans.scoring import otpis_shares, score_hand
-from app.games.preferans.settings import normalize_settings, record_settings
+from app.games.preferans.settings import normalize_settings as normalize_preferans_settings
+from app.games.preferans.settings import record_settings
 
 FORMAT = "klub-record/1"
 _SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
@@ -44,7 +45,7 @@ class PreferansPartie(EngineBase):
         if seed is not None:
             self._deal_from_seed()
 
-    normalize_settings = staticmethod(normalize_settings)
+    settings_rule = staticmethod(normalize_preferans_settings)
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -82,7 +83,7 @@ class PreferansPartie(EngineBase):
         hands = deal_one_by_one(deck, 3, 10, first)
         self._begin(hands, sorted(deck[30:]))
 
-    def start_deal(self, hands: list[list[str]], talon: list[str] | None = None) -> None:
+    def start_deal(self, hands: object, talon: object = None) -> None:
         if self.finished:
             raise DealError("the partie is over; no more deals")
         if self.seed is not None:
