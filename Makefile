@@ -39,7 +39,7 @@ bench: $(VENV)/.installed
 clean:
 	rm -rf $(VENV)
 
-# The long fault and leak runs of issue 7 (README.md, "Soak"): 1,000 audited parties,
+# The long fault and leak runs (README.md, "Soak"): 1,000 audited parties,
 # 50 SIGKILLs, longer fuzzing. .ci/run runs it after `make test` (about 10 minutes here).
 soak: $(VENV)/.dev-installed
 	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 \

@@ -1,4 +1,4 @@
-"""Lórum in a real browser (issue 8): a member plays a whole partie against three computer
+"""Lórum in a real browser: a member plays a whole partie against three computer
 players by clicking legal cards, sees Kvart's chain, the Fast train and the bank, and ends
 with the score sheet of 28 rows of chips and the bank (beside the table and in the archive).
 

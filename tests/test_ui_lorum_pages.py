@@ -1,4 +1,4 @@
-"""Lórum in the Club's pages (issue 8): the propose form offers it, its table and archive
+"""Lórum in the Club's pages: the propose form offers it, its table and archive
 pages render, its rules page exists in Serbian and English."""
 
 from __future__ import annotations

@@ -204,7 +204,7 @@ def test_replay_steps_of_a_record():
 
 def test_scripts_only_use_translated_texts_and_no_inline_code():
     """Every literal K.T("...") of the scripts is in the page catalog (so Serbian shows),
-    and no template has inline script or style (the CSP of issue 7 forbids them)."""
+    and no template has inline script or style (the Content-Security-Policy forbids them)."""
     from app.web.strings import JS_STRINGS
 
     ids = set()

@@ -1,5 +1,5 @@
 /* Klub: the Lora table — trick contracts, the layout of contract 7, the score sheet.
-   Lórum (issue 8) shares it: its trick contracts and its Domino are Lora's, plus Kvart's
+   Lórum shares it: its trick contracts and its Domino are Lora's, plus Kvart's
    chain, the Fast train and the bank. */
 "use strict";
 (function () {
