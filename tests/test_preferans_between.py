@@ -183,13 +183,53 @@ def test_otpis_remainder_two_tie_for_the_second_point():
 def test_otpis_refused_and_not_during_a_hand():
     p = new()
     prolaz(p, 1, "herc")
-    say(p, "0:otpis 1:prihvatam 2:odbijam")
-    assert not p.finished
     deal(p, DEAL_B)
     assert "otpis" in p.legal_actions(0)  # still between hands: no word of the new hand yet
+    say(p, "0:otpis 1:prihvatam 2:odbijam")
+    assert not p.finished
     say(p, "2:dalje")
     with pytest.raises(IllegalAction):
         p.apply(0, "otpis")
+
+
+# -- P12: a refused otpis again only after the next hand -----------------------------------------
+def test_refused_otpis_is_proposed_again_only_after_the_next_hand():
+    p = new()
+    prolaz(p, 1, "herc")
+    say(p, "0:otpis 1:odbijam")
+    for seat in range(3):  # the same question, whoever would ask it
+        assert "otpis" not in p.legal_actions(seat)
+        with pytest.raises(IllegalAction, match="P12"):
+            p.apply(seat, "otpis")
+    deal(p, DEAL_B)  # the next hand is dealt but no word said: still the same break
+    assert "otpis" not in p.legal_actions(2)
+    with pytest.raises(IllegalAction, match="only after the next hand"):
+        p.apply(2, "otpis")
+    say(p, "2:dalje 0:dalje 1:dalje")  # the next hand ends (an all-pass hand counts)
+    assert all("otpis" in p.legal_actions(s) for s in range(3))
+    say(p, "2:otpis 0:prihvatam 1:prihvatam")
+    assert p.finished
+
+
+def test_accepted_fall_offer_leaves_otpis_as_it_was_and_refused_otpis_leaves_the_fall_offer():
+    p = zovem_fall()
+    say(p, "1:otpis 2:odbijam")
+    assert p.legal_actions(2) == ["preuzimam pad"]  # a different question is asked at once
+    say(p, "2:preuzimam pad 0:prihvatam")
+    assert "otpis" not in p.legal_actions(0)
+
+
+def test_refused_fall_offer_is_not_made_again_in_its_window():
+    """P12 for fall offers is P10's closing: one refusal, no second offer, in the same break
+    or in the next hand."""
+    p = zovem_fall()
+    say(p, "2:preuzimam pad 0:odbijam")
+    deal(p, DEAL_B)
+    assert "preuzimam pad" not in p.legal_actions(2)
+    say(p, "2:dalje")
+    assert "preuzimam pad" not in p.legal_actions(2)
+    with pytest.raises(IllegalAction):
+        p.apply(2, "preuzimam pad")
 
 
 def test_otpis_answers_in_either_order_and_block_the_game():

@@ -192,6 +192,38 @@ def test_nosim_sve_one_refusal_ends_it_and_it_can_be_repeated():
     assert p.seats_to_act() == [1]
 
 
+# -- P12: the same offer again only after one more card -------------------------------------------
+def test_refused_offer_not_repeated_before_a_card_a_different_one_at_once():
+    p = start()
+    say(p, "2:ne pratim 0:sam")
+    say(p, "1:nudim 3 0:odbijam")
+    words = p.legal_actions(1)
+    assert "nudim 3" not in words and ["nosim sve", "nudim 2", "nudim 4"] == words[-3:]
+    with pytest.raises(IllegalAction, match="P12"):
+        p.apply(1, "nudim 3")
+    assert p.hand.ponuda is None and p.seats_to_act() == [1]
+    say(p, "1:nudim 2 0:odbijam 1:nosim sve 0:odbijam")  # different offers: legal at once
+    assert [w for w in p.legal_actions(1) if w.startswith("n")] == ["nudim 4"]
+    cards(p, "AH")  # one more card, even in the middle of a trick
+    assert p.legal_actions(1)[-4:] == ["nosim sve", "nudim 2", "nudim 3", "nudim 4"]
+    say(p, "1:nudim 3 0:odbijam")
+    assert "nudim 3" not in p.legal_actions(1) and "nudim 2" in p.legal_actions(1)
+
+
+def test_refused_claim_in_betl_waits_for_a_card_played_by_anyone():
+    p = start("betl", DEAL_D, "KD AD")
+    say(p, "2:moze 0:moze")
+    say(p, "1:nemam pad 0:prihvatam 2:odbijam")
+    assert "nemam pad" not in p.legal_actions(1)
+    with pytest.raises(IllegalAction, match="no card has been played since"):
+        p.apply(1, "nemam pad")
+    cards(p, "7S")  # the declarer's own lead
+    say(p, "1:nemam pad 2:odbijam")
+    assert p.seats_to_act() == [2] and "nemam pad" not in p.legal_actions(1)
+    cards(p, "TH")  # a follower's card counts as well
+    assert p.legal_actions(1)[-1] == "nemam pad"
+
+
 def test_nosim_sve_after_kontra_answered_by_both_opponents():
     p = start()
     say(p, "2:pratim 0:ne pratim 2:kontra 1:moze 1:nosim sve")

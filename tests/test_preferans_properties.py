@@ -3,6 +3,8 @@
 import json
 import random
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
 from app.games.base import IllegalAction
@@ -136,3 +138,96 @@ def test_replay_of_the_record_reproduces_the_partie(seed, settings_):
     assert q.result() == p.result()
     assert q.papir() == p.papir()
     assert q.to_record(["a", "b", "c"])["deals"] == record["deals"]
+
+
+OFFERS = ("nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4")
+
+
+def repeated_questions(record):
+    """Every place in a record where a refused question is asked again too soon (P12): a
+    ponuda before one more card, an otpis before the next hand has ended. Worked out from
+    the record alone: (deal, action, word)."""
+    found = []
+    for d, deal in enumerate(record["deals"]):
+        cards = 0
+        open_word = None
+        refused_at = {}  # ponuda word -> cards played at its refusal
+        otpis_refused = False  # an otpis refused among this deal's words (after this hand)
+        for a, (seat, word) in enumerate(deal["actions"]):
+            if word in _NAMES:
+                cards += 1
+            elif word in OFFERS:
+                if refused_at.get(word) == cards:
+                    found.append((d, a, word))
+                open_word = word
+            elif word == "otpis":
+                if otpis_refused:
+                    found.append((d, a, word))
+                open_word = word
+            elif word in ("preuzimam pad", "vracam pad"):
+                open_word = word
+            elif word == "odbijam" and open_word is not None:
+                if open_word == "otpis":
+                    otpis_refused = True
+                elif open_word in OFFERS:
+                    refused_at[open_word] = cards
+                open_word = None
+            elif word == "prihvatam":
+                pass
+            else:
+                open_word = None
+    return found
+
+
+def play_asking_often(seed, settings_):
+    """Random play in which the declarer makes an offer whenever he may, and answers are
+    as often refusals as not: many refused questions, each checked as it is asked."""
+    p = PreferansPartie.new(settings_, seed=seed)
+    rng = random.Random(seed)
+    refused = 0
+    for _ in range(20_000):
+        if p.finished:
+            break
+        seats = p.seats_to_act() or [s for s in range(3) if p.legal_actions(s)]
+        seat = rng.choice(seats)
+        words = p.legal_actions(seat)
+        hand = p.hand
+        if hand.play is not None and not hand.over:
+            for w, at in hand.refused_at.items():
+                if at == hand.play.cards_played:  # refused, and no card since
+                    assert w not in p.legal_actions(hand.declarer)
+                    version = p.version
+                    with pytest.raises(IllegalAction):
+                        p.apply(hand.declarer, w)
+                    assert p.version == version
+        asks = [w for w in words if w in OFFERS or w == "otpis"]
+        if asks and rng.random() < 0.6:
+            word = rng.choice(asks)
+        elif "odbijam" in words and rng.random() < 0.7:
+            word = "odbijam"
+            refused += 1
+        else:
+            word = rng.choice([w for w in words if w not in OFFERS and w != "otpis"] or words)
+        p.apply(seat, word)
+    return p, refused
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10**9), settings_=SETTINGS)
+def test_no_refused_question_is_asked_again_too_soon(seed, settings_):
+    p, refused = play_asking_often(seed, settings_)
+    record = json.loads(json.dumps(p.to_record(["a", "b", "c"])))
+    assert repeated_questions(record) == []
+    assert replay(record).result() == p.result()
+
+
+def test_random_play_refuses_and_asks_again_after_a_card():
+    """The property above is not empty: such play refuses offers and repeats them later."""
+    p, refused = play_asking_often(11, {"bule": 30, "refe": 1})
+    record = p.to_record(["a", "b", "c"])
+    assert refused > 20
+    again = 0
+    for deal in record["deals"]:
+        said = [w for _, w in deal["actions"] if w in OFFERS]
+        again += len(said) - len(set(said))
+    assert again > 0

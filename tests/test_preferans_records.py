@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from app.games.base import RecordError
+from app.games.cards import CARD_NAMES
 from app.games.records import replay, replayed_record
 from app.games.simulate import random_partie
+from tests.test_preferans_support import all_pass, new, prolaz, say
 
 EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "examples"
 NAMES = ["preferans-11.json", "preferans-70043.json", "preferans-9001.json"]
@@ -96,3 +98,73 @@ def test_random_partie_record_replays():
     record = partie.to_record(["a", "b", "c"])
     assert record["game"] == "preferans" and record["settings"] == {"bule": 30, "refe": 1}
     assert replay(json.loads(json.dumps(record))).result() == partie.result()
+
+
+# -- P12: a refused question asked again too soon --------------------------------------------------
+OFFERS = ("nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4")
+
+
+def refused_offers(record):
+    """(deal, index of the odbijam, declarer, offer word) of every refused ponuda."""
+    out = []
+    for d, deal in enumerate(record["deals"]):
+        acts = deal["actions"]
+        for a, (seat, word) in enumerate(acts):
+            if word in OFFERS:
+                b = a + 1
+                while b < len(acts) and acts[b][1] == "prihvatam":
+                    b += 1
+                if b < len(acts) and acts[b][1] == "odbijam":
+                    out.append((d, b, seat, word))
+    return out
+
+
+def test_record_repeating_a_refused_offer_before_a_card_is_refused_with_its_position():
+    record = random_partie("preferans", 0, {"bule": 30, "refe": 1}).to_record(["a", "b", "c"])
+    found = refused_offers(record)
+    assert found
+    for d, b, declarer, word in found[:5]:
+        bad = copy.deepcopy(record)
+        bad["deals"][d]["actions"].insert(b + 1, [declarer, word])
+        with pytest.raises(RecordError) as e:
+            replay(bad)
+        assert (e.value.deal_index, e.value.action_index) == (d, b + 1)
+        assert f"deal {d}, action {b + 1}" in str(e.value)
+        assert "P12" in str(e.value) and word in str(e.value)
+
+
+def test_record_repeating_a_refused_claim_after_one_more_card_replays():
+    record = random_partie("preferans", 0, {"bule": 30, "refe": 1}).to_record(["a", "b", "c"])
+    card_names = set(CARD_NAMES)
+    checked = 0
+    for d, b, declarer, word in refused_offers(record):
+        if word not in ("nosim sve", "nemam pad"):
+            continue
+        acts = record["deals"][d]["actions"]
+        later_cards = [i for i in range(b + 1, len(acts)) if acts[i][1] in card_names]
+        if len(later_cards) < 2:  # the hand must go on after the card
+            continue
+        refuser = acts[b][0]
+        good = copy.deepcopy(record)
+        good["deals"][d]["actions"][later_cards[0] + 1:later_cards[0] + 1] = [[declarer, word], [refuser, "odbijam"]]
+        assert replay(good).result() == record["result"]  # a refused offer changes nothing
+        checked += 1
+    assert checked >= 3
+
+
+def test_record_repeating_a_refused_otpis_before_the_next_hand_is_refused():
+    p = new()
+    prolaz(p, 1, "herc")
+    say(p, "0:otpis 2:odbijam")
+    all_pass(p)
+    say(p, "2:otpis 0:odbijam")  # after the next hand: legal again
+    record = json.loads(json.dumps(p.to_record(["a", "b", "c"])))
+    assert replay(record).result() == p.result()
+    assert record["deals"][0]["actions"][-2:] == [[0, "otpis"], [2, "odbijam"]]
+    bad = copy.deepcopy(record)
+    n = len(bad["deals"][0]["actions"])
+    bad["deals"][0]["actions"] += [[1, "otpis"], [0, "prihvatam"], [2, "prihvatam"]]
+    with pytest.raises(RecordError) as e:
+        replay(bad)
+    assert (e.value.deal_index, e.value.action_index) == (0, n)
+    assert "P12" in str(e.value)

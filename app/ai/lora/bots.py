@@ -10,19 +10,21 @@ playouts, because the exact search would be too slow there.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from app.games.cards import CARD_BY_NAME, CARD_NAMES
 from app.games.lora.contracts import Contract
 
+from app.ai.common.rule_bot import CardRuleBot
+from app.ai.common.search import SearchAborted
 from app.ai.lora.knowledge import LoraKnowledge, read_view
 from app.ai.lora.layout_solver import LayoutSolver
-from app.ai.lora.layout_solver import SearchAborted as LayoutAborted
 from app.ai.lora.playout import playout_value
 from app.ai.lora.rules import layout_card, trick_card
 from app.ai.lora.sampler import sample_hands
-from app.ai.lora.trick_solver import SearchAborted, TrickSolver, herc_context
+from app.ai.lora.trick_solver import TrickSolver, herc_context
 
 
 def decision_rng(seed: int | str | None, view: dict[str, Any]) -> random.Random:
@@ -30,22 +32,14 @@ def decision_rng(seed: int | str | None, view: dict[str, Any]) -> random.Random:
     return random.Random(f"{seed}:{view.get('deal_index')}:{view.get('version')}:{view.get('seat')}")
 
 
-class LoraRuleBot:
+class LoraRuleBot(CardRuleBot):
     """Level ``pocetnik``: plays by a few rules of thumb, with no lookahead."""
 
-    def __init__(self, seed: int | str | None = None):
-        self.seed = seed
-
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
-        if len(legal) == 1:
-            return legal[0]
+    def card(self, view: dict[str, Any], legal: list[str]) -> int:
         know = read_view(view)
         if know.contract is Contract.LORA:
-            c = layout_card(know.hand, know.hand & know.next_cards, know.start_rank)
-        else:
-            c = trick_card(know.contract, know.hand, [x for _, x in know.trick])
-        word = CARD_NAMES[c]
-        return word if word in legal else legal[0]
+            return layout_card(know.hand, know.hand & know.next_cards, know.start_rank)
+        return trick_card(know.contract, know.hand, [x for _, x in know.trick])
 
 
 @dataclass(frozen=True)
@@ -99,26 +93,44 @@ class LoraSearchBot:
 
     def _exact_trick_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
         """Average exact values; raises SearchAborted if too few samples fit the budget."""
-        level = self.level
-        hard_cap = level.trick_nodes * 3 // 2
-        totals = dict.fromkeys(cards, 0.0)
         ctx = herc_context(know.seat, know.taken)
+
+        def solve(hands: list[int], limit: int) -> tuple[dict[int, int], int]:
+            solver = TrickSolver(know.contract, know.seat, node_limit=limit)
+            return solver.move_values(hands, know.trick, ctx), solver.nodes
+
+        totals, _ = self._solved_totals(know, cards, rng, self.level.trick_nodes, solve, need_min_samples=True)
+        return totals
+
+    def _solved_totals(
+        self, know: LoraKnowledge, cards: list[int], rng: random.Random, budget: int,
+        solve: Callable[[list[int], int], tuple[dict[int, int], int]], need_min_samples: bool,
+    ) -> tuple[dict[int, float], int]:
+        """(the sum of each card's exact value over sampled deals, how many deals were
+        solved). Deals are drawn until ``level.samples``, or until the nodes spent reach
+        ``budget`` once ``level.min_samples`` are done; ``solve(hands, node_limit)`` gives
+        (values, nodes) and may abort with SearchAborted, which ends the sampling, or
+        with ``need_min_samples`` is raised while fewer than the minimum were done."""
+        level = self.level
+        hard_cap = budget * 3 // 2
+        totals = dict.fromkeys(cards, 0.0)
         nodes = 0
+        done = 0
         for i in range(level.samples):
-            if i >= level.min_samples and nodes >= level.trick_nodes:
+            if i >= level.min_samples and nodes >= budget:
                 break
             hands = self.deal_hands(know, rng)
-            solver = TrickSolver(know.contract, know.seat, node_limit=hard_cap - nodes)
             try:
-                values = solver.move_values(hands, know.trick, ctx)
+                values, used = solve(hands, hard_cap - nodes)
             except SearchAborted:
-                if i < level.min_samples:
+                if need_min_samples and i < level.min_samples:
                     raise
                 break
-            nodes += solver.nodes
+            nodes += used
+            done += 1
             for c in cards:
                 totals[c] += values[c]
-        return totals
+        return totals, done
 
     def _playout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
         totals = dict.fromkeys(cards, 0.0)
@@ -131,24 +143,11 @@ class LoraSearchBot:
     # -- the layout -----------------------------------------------------------
 
     def _layout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
-        level = self.level
-        hard_cap = level.layout_nodes * 3 // 2
-        totals = dict.fromkeys(cards, 0.0)
-        nodes = 0
-        done = 0
-        for i in range(level.samples):
-            if i >= level.min_samples and nodes >= level.layout_nodes:
-                break
-            hands = self.deal_hands(know, rng)
-            solver = LayoutSolver(know.seat, know.start_rank, node_limit=hard_cap - nodes)
-            try:
-                values = solver.move_values(hands, know.next_cards)
-            except LayoutAborted:
-                break
-            nodes += solver.nodes
-            done += 1
-            for c in cards:
-                totals[c] += values[c]
+        def solve(hands: list[int], limit: int) -> tuple[dict[int, int], int]:
+            solver = LayoutSolver(know.seat, know.start_rank, node_limit=limit)
+            return solver.move_values(hands, know.next_cards), solver.nodes
+
+        totals, done = self._solved_totals(know, cards, rng, self.level.layout_nodes, solve, need_min_samples=False)
         if not done:  # too big to search: the rules decide
             rule = layout_card(know.hand, know.hand & know.next_cards, know.start_rank)
             return {c: (0.0 if c == rule else 1.0) for c in cards}

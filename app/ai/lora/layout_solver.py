@@ -12,11 +12,9 @@ from __future__ import annotations
 from app.games.lora.contracts import N_SEATS
 from app.games.cards import cards_of as _bits
 
+from app.ai.common.search import SearchAborted
+
 Points = tuple[int, int, int, int]
-
-
-class SearchAborted(Exception):
-    """The node budget ran out before the answer was known."""
 
 
 class LayoutSolver:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from app.games.lora.contracts import N_SEATS, Contract
 from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK
 
+from app.ai.common.tricks import winner_index
 from app.ai.lora.rules import trick_card
 
 
@@ -31,12 +32,7 @@ def playout_value(
             seat = (seat + 1) % N_SEATS
             c = trick_card(contract, hands[seat], cards)
             continue
-        led = cards[0] >> 3
-        win_i, best = 0, cards[0]
-        for i in range(1, N_SEATS):
-            if cards[i] >> 3 == led and cards[i] > best:
-                win_i, best = i, cards[i]
-        winner = (leader + win_i) % N_SEATS
+        winner = (leader + winner_index(cards)) % N_SEATS
         trick_mask = sum(1 << x for x in cards)
         taken[winner] |= trick_mask
         remaining = hands[0] | hands[1] | hands[2] | hands[3]

@@ -7,6 +7,7 @@ import random
 from app.games.cards import cards_of
 from app.games.lora.contracts import N_SEATS
 
+from app.ai.common.dealing import deal_with_restarts, placement_order
 from app.ai.lora.knowledge import LoraKnowledge
 
 MAX_RESTARTS = 200
@@ -24,44 +25,29 @@ def sample_hands(know: LoraKnowledge, rng: random.Random) -> list[int]:
     an exhaustive search decides (it only happens with very tight constraints).
     """
     others = [s for s in range(N_SEATS) if s != know.seat]
-    unknown = cards_of(know.unknown)
-    allowed = {c: [s for s in others if not (know.forbidden[s] >> c) & 1] for c in unknown}
-    order = sorted(unknown, key=lambda c: len(allowed[c]))
-    for _ in range(MAX_RESTARTS):
-        hands = _try_sample(know, order, allowed, rng)
-        if hands is not None:
-            return hands
-    hands = _exhaustive(know, order, allowed, rng)
-    if hands is None:
+    order, allowed = placement_order(cards_of(know.unknown), others, know.forbidden)
+    room, hands = _start(know)
+    dealt = deal_with_restarts(order, allowed, room, hands, rng, MAX_RESTARTS)
+    if dealt is not None:
+        return dealt
+    dealt = _exhaustive(order, allowed, room, hands, rng)
+    if dealt is None:
         raise ImpossibleKnowledge("no deal of the unseen cards fits what this seat has seen")
-    return hands
+    return dealt
 
 
-def _try_sample(know: LoraKnowledge, order: list[int], allowed: dict[int, list[int]], rng: random.Random) -> list[int] | None:
+def _start(know: LoraKnowledge) -> tuple[list[int], list[int]]:
+    """(the cards each seat still takes, the hands before the deal): mine full, the others empty."""
     room = list(know.hand_sizes)
     room[know.seat] = 0
     hands = [0] * N_SEATS
     hands[know.seat] = know.hand
-    for c in order:
-        seats = [s for s in allowed[c] if room[s] > 0]
-        if not seats:
-            return None
-        total = sum(room[s] for s in seats)
-        pick = rng.random() * total
-        for s in seats:
-            pick -= room[s]
-            if pick < 0:
-                break
-        room[s] -= 1
-        hands[s] |= 1 << c
-    return hands
+    return room, hands
 
 
-def _exhaustive(know: LoraKnowledge, order: list[int], allowed: dict[int, list[int]], rng: random.Random) -> list[int] | None:
-    room = list(know.hand_sizes)
-    room[know.seat] = 0
-    hands = [0] * N_SEATS
-    hands[know.seat] = know.hand
+def _exhaustive(order: list[int], allowed: dict[int, list[int]], room: list[int], hands: list[int],
+                rng: random.Random) -> list[int] | None:
+    """Backtracking over every placement (``room`` and ``hands`` are changed in place)."""
 
     def place(i: int) -> bool:
         if i == len(order):

@@ -18,15 +18,13 @@ from app.games.cards import SUIT_MASKS, cards_of as _bits
 from app.games.lora.contracts import N_SEATS, Contract
 from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, PENALTY_MASKS, QUEENS_MASK
 
-INF = 1 << 20
+from app.ai.common.search import INF, BoundedSearch, representatives
+from app.ai.common.tricks import legal_cards, winner_index
+
 HERC_NOBODY = 4  # no heart taken yet
 HERC_MIXED = 5  # hearts taken by two or more seats: nobody can take all eight
 
 _SPECIAL = PENALTY_MASKS
-
-
-class SearchAborted(Exception):
-    """The node budget ran out before the answer was known."""
 
 
 def herc_context(me: int, taken: list[int]) -> tuple[int, int]:
@@ -36,17 +34,15 @@ def herc_context(me: int, taken: list[int]) -> tuple[int, int]:
     return (taken[me] & HEARTS_MASK).bit_count(), shooter
 
 
-class TrickSolver:
+class TrickSolver(BoundedSearch):
     def __init__(self, contract: Contract, me: int, node_limit: int | None = None):
         if contract is Contract.LORA:
             raise ValueError("the layout has its own solver")
+        super().__init__(node_limit)
         self.contract = contract
         self.code = int(contract)
         self.me = me
         self.special = _SPECIAL[contract]
-        self.tt: dict[int, tuple[int, int]] = {}
-        self.nodes = 0
-        self.node_limit = node_limit
 
     # -- public ---------------------------------------------------------------
 
@@ -60,12 +56,11 @@ class TrickSolver:
         assert (leader + len(cards)) % N_SEATS == me, "it is not my turn"
         hands = list(hands)
         hand = hands[me]
-        legal = (hand & SUIT_MASKS[cards[0] >> 3]) if cards else 0
-        legal = legal or hand
+        legal = legal_cards(hand, cards)
         trick_mask = 0
         for c in cards:
             trick_mask |= 1 << c
-        reps = self._representatives(legal, hands, trick_mask)
+        reps = representatives(legal, hands[0] | hands[1] | hands[2] | hands[3] | trick_mask, self.special)
         values: dict[int, int] = {}
         hctx = self._pack_ctx(ctx)
         for c in reps:
@@ -130,43 +125,20 @@ class TrickSolver:
                 return 0
             lo, hi = 0, (4 if (remaining >> KING_OF_HEARTS) & 1 else 0) + 4
         key = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96 | leader << 128 | hctx << 130
-        entry = self.tt.get(key)
-        if entry is not None:
-            if entry[0] > lo:
-                lo = entry[0]
-            if entry[1] < hi:
-                hi = entry[1]
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
-        a = alpha if alpha > lo else lo
-        b = beta if beta < hi else hi
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SearchAborted
-        v = self._card_node(hands, leader, leader, [], hctx, a, b)
-        if v <= a:
-            hi = v
-        elif v >= b:
-            lo = v
-        else:
-            lo = hi = v
-        self.tt[key] = (lo, hi)
-        return v
+        return self._bounded(key, lo, hi, alpha, beta, hands, leader, hctx)
+
+    def _lead(self, hands: list[int], leader: int, hctx: int, alpha: int, beta: int) -> int:
+        return self._card_node(hands, leader, leader, [], hctx, alpha, beta)
 
     def _card_node(self, hands: list[int], leader: int, seat: int, cards: list[int], hctx: int, alpha: int, beta: int) -> int:
         hand = hands[seat]
         n = len(cards)
-        if n:
-            legal = hand & SUIT_MASKS[cards[0] >> 3] or hand
-            trick_mask = 0
-            for c in cards:
-                trick_mask |= 1 << c
-        else:
-            legal = hand
-            trick_mask = 0
-        moves = self._ordered(self._representatives(legal, hands, trick_mask), seat, cards)
+        legal = legal_cards(hand, cards)
+        trick_mask = 0
+        for c in cards:
+            trick_mask |= 1 << c
+        present = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
+        moves = self._ordered(representatives(legal, present, self.special), seat, cards)  # same scoring class
         minimizing = seat == self.me
         best = INF if minimizing else -INF
         last = n == N_SEATS - 1
@@ -197,13 +169,7 @@ class TrickSolver:
         return best
 
     def _finish_trick(self, hands: list[int], leader: int, cards: list[int], hctx: int, alpha: int, beta: int) -> int:
-        led = cards[0] >> 3
-        win_i, best = 0, cards[0]
-        for i in range(1, N_SEATS):
-            x = cards[i]
-            if x >> 3 == led and x > best:
-                win_i, best = i, x
-        winner = (leader + win_i) % N_SEATS
+        winner = (leader + winner_index(cards)) % N_SEATS
         code = self.code
         mine = winner == self.me
         pts = 0
@@ -237,24 +203,6 @@ class TrickSolver:
         return pts + self._trick_node(hands, winner, hctx, alpha - pts, beta - pts)
 
     # -- moves ----------------------------------------------------------------
-
-    def _representatives(self, legal: int, hands: list[int], trick_mask: int) -> list[int]:
-        """One card of each run of equivalent legal cards."""
-        present = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
-        special = self.special
-        out = []
-        m = legal
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            below = present & SUIT_MASKS[c >> 3] & (low - 1)
-            if below:
-                p = below.bit_length() - 1
-                if (legal >> p) & 1 and ((special >> p) & 1) == ((special >> c) & 1):
-                    continue
-            out.append(c)
-        return out
 
     def _representative_of(self, c: int, legal: int, hands: list[int], trick_mask: int) -> int:
         present = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask

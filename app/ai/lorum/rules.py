@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.ai.common.rule_bot import CardRuleBot
 from app.ai.lora.rules import layout_card, trick_card
-from app.games.cards import CARD_BY_NAME, CARD_NAMES, mask_of
+from app.games.cards import CARD_BY_NAME, mask_of
 from app.games.lora.contracts import Contract
 from app.games.lorum.contracts import LorumContract
 
@@ -47,27 +48,19 @@ def train_start(hand: int) -> int:
     return max(cards, key=lambda c: (counts[c & 7], -(c & 7), -c))
 
 
-class LorumRuleBot:
+class LorumRuleBot(CardRuleBot):
     """Level ``pocetnik`` (and, for now, every level) for Lórum."""
 
-    def __init__(self, seed: int | str | None = None):
-        self.seed = seed
-
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
-        if len(legal) == 1:
-            return legal[0]
+    def card(self, view: dict[str, Any], legal: list[str]) -> int:
         deal = view["deal"]
         contract = LorumContract(deal["contract"])
         hand = mask_of(CARD_BY_NAME[w] for w in deal["hand"])
         playable = mask_of(CARD_BY_NAME[w] for w in legal if w in CARD_BY_NAME)
         if contract in TRICK_RULES:
-            c = trick_card(TRICK_RULES[contract], hand, [CARD_BY_NAME[w] for _, w in deal["trick"]])
-        elif contract is LorumContract.DOMINO:
+            return trick_card(TRICK_RULES[contract], hand, [CARD_BY_NAME[w] for _, w in deal["trick"]])
+        if contract is LorumContract.DOMINO:
             start = deal.get("start_rank")
-            c = layout_card(hand, playable, None if start is None else "789TJQKA".index(start))
-        elif contract is LorumContract.KVART:
-            c = kvart_start(playable)
-        else:
-            c = train_start(playable)
-        word = CARD_NAMES[c]
-        return word if word in legal else legal[0]
+            return layout_card(hand, playable, None if start is None else "789TJQKA".index(start))
+        if contract is LorumContract.KVART:
+            return kvart_start(playable)
+        return train_start(playable)

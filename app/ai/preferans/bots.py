@@ -15,13 +15,15 @@ from typing import Any
 
 from app.games.cards import CARD_BY_NAME, CARD_NAMES
 
+from app.ai.common.search import SearchAborted
+from app.ai.common.tricks import winner_index
 from app.ai.preferans.evaluation import TRICKS_TO_MAKE, best_contract, best_skart, betl_risk, contract_tricks, defence_tricks
 from app.ai.preferans.knowledge import SUIT_WORDS, PreferansKnowledge, read_view
 from app.ai.preferans.play_rules import rule_card
 from app.ai.preferans.sampler import sample_hands
 from app.ai.preferans.simulated import SimulatedChoices, contract_fit, skart_word
 from app.ai.preferans.worlds import conditioned
-from app.ai.preferans.solver import PlaySolver, SearchAborted
+from app.ai.preferans.solver import PlaySolver
 
 SIDE_WORDS = ("preuzimam pad", "vracam pad", "otpis")
 BID_VALUE = {"pik": 2, "karo": 3, "herc": 4, "tref": 5, "betl": 6, "sans": 7}
@@ -265,8 +267,6 @@ class PreferansBot:
         trick = list(know.trick)
         seat, c = know.seat, first
         future = 0
-        from app.ai.preferans.play_rules import winner_index
-
         while True:
             hands[seat] &= ~(1 << c)
             trick.append((seat, c))

@@ -4,28 +4,7 @@ from __future__ import annotations
 
 from app.games.cards import SUIT_MASKS, cards_of as _cards
 
-
-def legal_cards(hand: int, cards: list[int], trump: int | None) -> int:
-    if not cards:
-        return hand
-    follow = hand & SUIT_MASKS[cards[0] >> 3]
-    if follow:
-        return follow
-    if trump is not None and hand & SUIT_MASKS[trump]:
-        return hand & SUIT_MASKS[trump]
-    return hand
-
-
-def winner_index(cards: list[int], trump: int | None) -> int:
-    best_i, best = 0, cards[0]
-    for i in range(1, len(cards)):
-        c = cards[i]
-        if c >> 3 == best >> 3:
-            if c > best:
-                best_i, best = i, c
-        elif trump is not None and c >> 3 == trump:
-            best_i, best = i, c
-    return best_i
+from app.ai.common.tricks import legal_cards, winner_index
 
 
 def beats(c: int, best: int, trump: int | None) -> bool:

@@ -6,6 +6,7 @@ import random
 
 from app.games.cards import cards_of
 
+from app.ai.common.dealing import deal_with_restarts, placement_order
 from app.ai.preferans.knowledge import PreferansKnowledge
 
 PILE = 3  # index of the two cards out of every hand
@@ -28,24 +29,12 @@ def sample_hands(know: PreferansKnowledge, rng: random.Random) -> list[int]:
         for s in holders:
             if s not in (know.declarer, PILE):
                 forbidden[s] |= know.talon
-    allowed = {c: [h for h in holders if not (forbidden[h] >> c) & 1] for c in unknown}
-    order = sorted(unknown, key=lambda c: len(allowed[c]))
-    for _ in range(MAX_RESTARTS):
-        room = dict(sizes)
-        out = [0, 0, 0, 0]
-        out[me] = know.hand
-        out[PILE] = know.skart  # my own škart is known to me (declarer); else drawn below
-        for c in order:
-            options = [h for h in allowed[c] if room[h] > 0]
-            if not options:
-                break
-            pick = rng.random() * sum(room[h] for h in options)
-            for h in options:
-                pick -= room[h]
-                if pick < 0:
-                    break
-            room[h] -= 1
-            out[h] |= 1 << c
-        else:
-            return out
+    order, allowed = placement_order(unknown, holders, forbidden)
+    room = [sizes.get(h, 0) for h in range(4)]  # mine stays 0: I am no holder
+    start = [0, 0, 0, 0]
+    start[me] = know.hand
+    start[PILE] = know.skart  # my own škart is known to me (declarer); else drawn below
+    out = deal_with_restarts(order, allowed, room, start, rng, MAX_RESTARTS)
+    if out is not None:
+        return out
     raise ValueError("no deal of the unseen cards fits what this seat has seen")

@@ -8,27 +8,21 @@ and the leader at trick boundaries is exact.
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS, cards_of as _bits
+from app.games.cards import cards_of as _bits
 
+from app.ai.common.search import INF, BoundedSearch, representatives
+from app.ai.common.tricks import legal_cards, winner_index
 from app.ai.preferans.play_rules import rule_card
 
-INF = 1 << 20
 
-
-class SearchAborted(Exception):
-    """The node budget ran out."""
-
-
-class PlaySolver:
+class PlaySolver(BoundedSearch):
     def __init__(self, seats: tuple[int, ...], declarer: int, trump: int | None, betl: bool, node_limit: int | None = None):
+        super().__init__(node_limit)
         self.seats = seats
         self.n = len(seats)
         self.declarer = declarer
         self.trump = trump
         self.betl = betl
-        self.tt: dict[int, tuple[int, int]] = {}
-        self.nodes = 0
-        self.node_limit = node_limit
 
     def move_values(self, hands: list[int], trick: list[tuple[int, int]], seat: int) -> dict[int, int]:
         """Declarer tricks still to come after each legal card of ``seat`` (whose turn it is)."""
@@ -36,7 +30,7 @@ class PlaySolver:
         leader = trick[0][0] if trick else seat
         cards = [c for _, c in trick]
         hand = hands[seat]
-        legal = self._legal(hand, cards)
+        legal = legal_cards(hand, cards, self.trump)
         values = {}
         for c in _bits(legal):
             hands[seat] = hand & ~(1 << c)
@@ -50,18 +44,6 @@ class PlaySolver:
         """Does the declarer take at least ``target`` tricks from a trick boundary (null window)?"""
         return self._trick(list(hands[:3]), leader, target - 1, target) >= target
 
-    def _legal(self, hand: int, cards: list[int]) -> int:
-        if not cards:
-            return hand
-        follow = hand & SUIT_MASKS[cards[0] >> 3]
-        if follow:
-            return follow
-        if self.trump is not None:
-            trumps = hand & SUIT_MASKS[self.trump]
-            if trumps:
-                return trumps
-        return hand
-
     def _after(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
         if len(cards) == self.n:
             return self._finish(hands, leader, cards, alpha, beta)
@@ -69,17 +51,8 @@ class PlaySolver:
         return self._card(hands, leader, self.seats[(i + 1) % self.n], cards, alpha, beta)
 
     def _finish(self, hands: list[int], leader: int, cards: list[int], alpha: int, beta: int) -> int:
-        trump = self.trump
-        best_i, best = 0, cards[0]
-        for i in range(1, self.n):
-            c = cards[i]
-            if c >> 3 == best >> 3:
-                if c > best:
-                    best_i, best = i, c
-            elif trump is not None and c >> 3 == trump:
-                best_i, best = i, c
         li = self.seats.index(leader)
-        winner = self.seats[(li + best_i) % self.n]
+        winner = self.seats[(li + winner_index(cards, self.trump)) % self.n]
         pts = 1 if winner == self.declarer else 0
         return pts + self._trick(hands, winner, alpha - pts, beta - pts)
 
@@ -88,37 +61,20 @@ class PlaySolver:
         if not left:
             return 0
         key = hands[0] | hands[1] << 32 | hands[2] << 64 | leader << 96
-        lo, hi = 0, left
-        entry = self.tt.get(key)
-        if entry is not None:
-            lo, hi = max(lo, entry[0]), min(hi, entry[1])
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
-        a, b = max(alpha, lo), min(beta, hi)
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SearchAborted
-        v = self._card(hands, leader, leader, [], a, b)
-        if v <= a:
-            hi = v
-        elif v >= b:
-            lo = v
-        else:
-            lo = hi = v
-        self.tt[key] = (lo, hi)
-        return v
+        return self._bounded(key, 0, left, alpha, beta, hands, leader, 0)  # no context
+
+    def _lead(self, hands: list[int], leader: int, ctx: int, alpha: int, beta: int) -> int:
+        return self._card(hands, leader, leader, [], alpha, beta)
 
     def _card(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
         hand = hands[seat]
-        legal = self._legal(hand, cards)
+        legal = legal_cards(hand, cards, self.trump)
         present = hands[0] | hands[1] | hands[2]
         for c in cards:
             present |= 1 << c
         maximizing = (seat == self.declarer) != self.betl
         best = -INF if maximizing else INF
-        for c in self._moves(legal, present):
+        for c in reversed(representatives(legal, present)):  # one card per run of adjacent cards, highest first
             hands[seat] = hand & ~(1 << c)
             cards.append(c)
             v = self._after(hands, leader, seat, cards, alpha, beta)
@@ -136,23 +92,6 @@ class PlaySolver:
                 if v <= alpha:
                     break
         return best
-
-    @staticmethod
-    def _moves(legal: int, present: int) -> list[int]:
-        """One card per run of adjacent cards (no card of another hand between), highest first."""
-        out = []
-        m = legal
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            below = present & SUIT_MASKS[c >> 3] & (low - 1)
-            if below and (legal >> (below.bit_length() - 1)) & 1:
-                continue
-            out.append(c)
-        out.reverse()
-        return out
-
 
 
 class RuleDefenceSolver(PlaySolver):

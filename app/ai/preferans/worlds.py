@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from app.ai.preferans.solver import PlaySolver, RuleDefenceSolver, SearchAborted
+from app.ai.common.search import SearchAborted
+from app.ai.preferans.solver import PlaySolver, RuleDefenceSolver
 
 World = list[int]  # [hand0, hand1, hand2, pile]
 ALL_SEATS = (0, 1, 2)

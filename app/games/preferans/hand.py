@@ -66,6 +66,9 @@ class Hand:
         self.play: TrickPlay | None = None
         self.ponuda: Ponuda | None = None
         self.ponuda_log: list[tuple[str, str]] = []  # (offer word, "accepted"/"refused")
+        # P12: a refused offer word -> the cards played when it was refused; the same word
+        # is legal again only once more cards have been played.
+        self.refused_at: dict[str, int] = {}
         self.accepted_ponuda: str | None = None
         self.end: str | None = None
         self.n_actions = 0
@@ -120,7 +123,17 @@ class Hand:
         return []
 
     def offers(self) -> list[str]:
-        """The ponuda words the declarer may say now (section 9)."""
+        """The ponuda words the declarer may say now (section 9), without those refused
+        since the last card (P12)."""
+        return [w for w in self._section9_offers() if not self._refused_since_last_card(w)]
+
+    def _refused_since_last_card(self, word: str) -> bool:
+        """P12: the same offer again only after at least one more card has been played."""
+        at = self.refused_at.get(word)
+        return at is not None and at >= self._play().cards_played
+
+    def _section9_offers(self) -> list[str]:
+        """The ponuda words of section 9 the declarer could make now, refused or not."""
         if self.phase != IGRA or self.ponuda is not None:
             return []
         if self._contract().is_betl:
@@ -276,6 +289,7 @@ class Hand:
                 raise NotYourTurn(f"the {po.word} offer waits for seat(s) {', '.join(map(str, po.pending()))}")
             if word == ODBIJAM:
                 self.ponuda_log.append((po.word, "refused"))
+                self.refused_at[po.word] = self._play().cards_played
                 self.ponuda = None
             elif word == PRIHVATAM:
                 po.accepted.append(seat)
@@ -303,8 +317,13 @@ class Hand:
         if word == NOSIM_SVE or word == NEMAM_PAD or word.startswith(NUDIM):
             if seat != self.declarer:
                 raise IllegalAction("only the declarer makes a ponuda")
-            if word not in self.offers():
+            if word not in self._section9_offers():
                 raise IllegalAction(f"{word!r} is not a ponuda the declarer can make now")
+            if self._refused_since_last_card(word):
+                raise IllegalAction(
+                    f"{word!r} was refused and no card has been played since; the same offer again "
+                    "only after at least one more card (P12), a different one at once"
+                )
             self.ponuda = Ponuda(word, self.responders(word))
             return
         if seat == play.turn:

@@ -20,7 +20,8 @@ _SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
 
 
 class PreferansPartie(EngineBase):
-    """Serbian preferans by the Club's rules (``docs/rulings.md``; the rules page ``/rules/preferans``)."""
+    """Serbian preferans by the Club's rules and rulings P1-P12 (``docs/rulings.md``; the rules
+    page ``/rules/preferans``)."""
 
     game: ClassVar[str] = "preferans"
     n_seats: ClassVar[int] = 3
@@ -41,6 +42,8 @@ class PreferansPartie(EngineBase):
         self.side_offer: SideOffer | None = None
         self.fall_window: FallWindow | None = None
         self.otpis_accepted = False
+        # P12: hands ended when an otpis was last refused; proposed again only after the next hand.
+        self.otpis_refused_at: int | None = None
         self._finished = False  # bule sum 0 or an accepted otpis; cached, it is asked every word
         if seed is not None:
             self._deal_from_seed()
@@ -71,6 +74,10 @@ class PreferansPartie(EngineBase):
         return self.hands_ended > 0 and not self._finished and (
             hand is None or hand.phase == KRAJ or hand.n_actions == 0
         )
+
+    def _otpis_refused_this_break(self) -> bool:
+        """P12: an otpis refused after a hand waits for the end of the next hand."""
+        return self.otpis_refused_at is not None and self.otpis_refused_at >= self.hands_ended
 
     def _offer_open(self) -> bool:
         return self.side_offer is not None or (self.hand is not None and self.hand.ponuda is not None)
@@ -129,7 +136,7 @@ class PreferansPartie(EngineBase):
         hand = self.hand
         words = hand.legal(seat) if hand is not None and hand.phase != KRAJ else []
         if hand is None or hand.ponuda is None:
-            if self._between_hands():
+            if self._between_hands() and not self._otpis_refused_this_break():
                 words.append(OTPIS)
             fw = self.fall_window
             if fw is not None:
@@ -173,6 +180,10 @@ class PreferansPartie(EngineBase):
         if word == OTPIS:
             if not self._between_hands():
                 raise IllegalAction("an otpis is proposed only between hands")
+            if self._otpis_refused_this_break():
+                raise IllegalAction(
+                    "an otpis was refused after this hand; it may be proposed again only after the next hand (P12)"
+                )
             self.side_offer = SideOffer(word, seat, tuple(s for s in range(3) if s != seat))
         else:
             fw = self.fall_window
@@ -197,7 +208,9 @@ class PreferansPartie(EngineBase):
         self._log_side(seat, word)
         if word == ODBIJAM:
             self.side_offer = None
-            if so.word != OTPIS:
+            if so.word == OTPIS:
+                self.otpis_refused_at = self.hands_ended
+            else:
                 self.fall_window.closed = True  # type: ignore[union-attr]
             return
         so.accepted.append(seat)

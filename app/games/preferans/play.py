@@ -60,6 +60,11 @@ class TrickPlay:
         """Tricks not yet completed (an unfinished trick counts as unplayed, P9)."""
         return 10 - len(self.history)
 
+    @property
+    def cards_played(self) -> int:
+        """Cards played so far in this hand, the unfinished trick's too."""
+        return len(self.history) * len(self.seats) + len(self.trick)
+
     def opponents_tricks(self) -> int:
         return 10 - self.remaining - self.tricks[self.declarer]
 

@@ -1,0 +1,76 @@
+"""What the open-cards trick searches share: a node budget, a transposition table of
+value bounds at trick boundaries (alpha-beta with fail-soft bounds), and searching one
+card of each run of equivalent cards."""
+
+from __future__ import annotations
+
+from app.games.cards import SUIT_MASKS
+
+INF = 1 << 20
+
+
+class SearchAborted(Exception):
+    """The node budget ran out before the answer was known."""
+
+
+class BoundedSearch:
+    """A search that counts its nodes against ``node_limit`` and keeps ``tt``: for a
+    position key, the (lower, upper) bounds of its value found so far. A subclass
+    searches a trick from its lead in ``_lead`` (``ctx``: whatever else its values depend on)."""
+
+    def __init__(self, node_limit: int | None = None):
+        self.tt: dict[int, tuple[int, int]] = {}
+        self.nodes = 0
+        self.node_limit = node_limit
+
+    def _lead(self, hands: list[int], leader: int, ctx: int, alpha: int, beta: int) -> int:
+        raise NotImplementedError
+
+    def _bounded(self, key: int, lo: int, hi: int, alpha: int, beta: int, hands: list[int], leader: int,
+                 ctx: int) -> int:
+        """The value of the position ``key`` at a trick boundary, known to lie in [lo, hi]:
+        from the table if its bounds settle it in the window (alpha, beta), else searched
+        by ``_lead`` (one node of the budget) and its new bounds stored."""
+        entry = self.tt.get(key)
+        if entry is not None:
+            if entry[0] > lo:
+                lo = entry[0]
+            if entry[1] < hi:
+                hi = entry[1]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        a = alpha if alpha > lo else lo
+        b = beta if beta < hi else hi
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchAborted
+        v = self._lead(hands, leader, ctx, a, b)
+        if v <= a:
+            hi = v
+        elif v >= b:
+            lo = v
+        else:
+            lo = hi = v
+        self.tt[key] = (lo, hi)
+        return v
+
+
+def representatives(legal: int, present: int, special: int = 0) -> list[int]:
+    """One card of each run of equivalent legal cards, lowest first. Two legal cards of
+    a suit are equivalent when no card still present (in a hand or on the trick) lies
+    between them and ``special`` (a mask of cards that score) holds both or neither."""
+    out = []
+    m = legal
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        below = present & SUIT_MASKS[c >> 3] & (low - 1)
+        if below:
+            p = below.bit_length() - 1
+            if (legal >> p) & 1 and ((special >> p) & 1) == ((special >> c) & 1):
+                continue
+        out.append(c)
+    return out
