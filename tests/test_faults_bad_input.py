@@ -280,3 +280,17 @@ def test_table_socket_answers_deep_frames_and_control_characters_with_error_fram
     codes = [[f.get("code") for f in a] for a in answers]
     assert codes == [["bad_json"]] * 4 + [["bad_frame"], ["bad_frame"]] + [["invalid_chat"]] * len(CONTROL_TEXTS) + [["bad_json"]]
     assert [m["text"] for m in ana.get(f"/api/parties/{pid}/chat").json()["messages"]] == ["still here"]
+
+
+# -- found on the way: an error message quoting a lone surrogate ------------------------
+
+
+def test_an_error_quoting_a_lone_surrogate_is_still_a_4xx(app, ana):
+    """JSON may escape a lone surrogate ("\\ud800") that UTF-8 cannot carry; a message that
+    quotes it (an unknown setting's name) was a 500 when the response was encoded."""
+    before = snapshot(app.state.club.db)
+    body = '{"game": "preferans", "settings": {"\\ud800": 1}, "seats": [{"kind": "bot"}, {"kind": "bot"}]}'
+    r = ana.post("/api/parties", content=body.encode(), headers={"Content-Type": "application/json"})
+    message = refused(r, code="invalid_settings")
+    assert "\ud800" in message  # sent back as the same JSON escape
+    assert snapshot(app.state.club.db) == before
