@@ -1,7 +1,8 @@
-"""Bad input: the OpenAPI schema fuzzed by schemathesis, WebSocket frames by hypothesis.
+"""Bad input: the OpenAPI schema fuzzed by schemathesis, WebSocket frames and record
+imports (POST /api/records) by hypothesis.
 
 No 5xx and no unhandled exception over HTTP; over the socket every bad frame gets an
-error frame and the table does not move. ``KLUB_FUZZ_EXAMPLES`` sets how many examples
+error frame, the socket stays open and the table does not move. ``KLUB_FUZZ_EXAMPLES`` sets how many examples
 (small in ``make test``, more in ``make soak``).
 """
 
