@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
+import orjson
 from fastapi import Depends, Request
 from pydantic import TypeAdapter, ValidationError
 
 from app.club import Club
-from app.errors import NotAuthenticated, NotFound
+from app.errors import ClubError, Invalid, NotAuthenticated, NotFound
 from app.members.service import CurrentMember, authenticate
 from app.members.cookies import session_token
 
@@ -51,3 +52,27 @@ def optional_member(request: Request, club: ClubDep) -> CurrentMember | None:
 
 MemberDep = Annotated[CurrentMember, Depends(current_member)]
 OptionalMemberDep = Annotated[CurrentMember | None, Depends(optional_member)]
+
+
+async def json_body(request: Request, limit: int) -> Any:
+    """The request's JSON body, read up to ``limit`` bytes (413 ``too_large`` past it).
+
+    Parsed by orjson: invalid UTF-8, lone surrogates ("\\ud800", which no response could
+    encode back), NaN and nesting past 1,024 levels are a 422 with the parser's reason.
+    """
+    too_large = ClubError(f"the body has at most {limit} bytes", code="too_large", status=413)
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type and content_type != "application/json" and not content_type.endswith("+json"):
+        raise ClubError("the body is JSON (Content-Type: application/json)", code="unsupported_media_type", status=415)
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as e:
+        raise Invalid(f"the body is not JSON: {e}", code="invalid_request") from None

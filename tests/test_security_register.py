@@ -196,3 +196,15 @@ def test_simultaneous_registrations_of_one_name_create_it_once(throttled):
     assert sorted(outcomes) == sorted(["created"] + ["name_taken"] * (RACERS - 1)), outcomes
     assert members_count(app) == 1
     assert sum(_register_rows(app, a) for a in addresses) == 1
+
+
+def test_a_name_is_the_whole_rule_not_a_prefix(client):
+    """"$" also matched before a trailing newline: "bob\\n" was registered next to "bob".
+    The rule is matched against the whole name; control characters are refused."""
+    for name in ["bob\n", "bob\r\n", "bo\x00b", "\nbob", "bob\t", "b o b"]:
+        r = register(client, name)
+        assert r.status_code == 422, (name, r.text)
+        assert r.json()["error"]["code"] == "invalid_name"
+    assert register(client, "bob").status_code == 201
+    with client.app.state.club.db.read() as s:
+        assert s.scalars(select(Member.name)).all() == ["bob"]

@@ -17,6 +17,18 @@ from app.games.registry import engine_class
 FORMAT = "klub-record/1"
 
 
+def brief(value: Any, limit: int = 80, quote: bool = True) -> str:
+    """``repr(value)`` (or the text itself) cut to ``limit`` characters, for messages about
+    a record's values: an imported record may hold a name of 100 KB."""
+    text = repr(value) if quote else str(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _cut(error: Exception) -> str:
+    """An engine's message, which may quote the record's values, cut to a sane length."""
+    return brief(str(error), 400, quote=False)
+
+
 def load_record(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -34,19 +46,22 @@ def load_record(path: str | Path) -> dict[str, Any]:
 def replay(record: dict[str, Any]):
     """Replay a record through its engine; the engine at the end, or :class:`RecordError`."""
     if record.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, got {record.get('format')!r}")
+        raise RecordError(f"format must be {FORMAT!r}, got {brief(record.get('format'))}")
     try:
         cls = engine_class(record.get("game"))
     except GameError as e:
-        raise RecordError(str(e)) from None
+        raise RecordError(_cut(e)) from None
     players = record.get("players")
     if not isinstance(players, list) or len(players) != cls.n_seats:
-        raise RecordError(f"{cls.game} has {cls.n_seats} players, the record lists {players!r}")
+        raise RecordError(f"{cls.game} has {cls.n_seats} players, the record lists {brief(players)}")
+    for seat, name in enumerate(players):
+        if not isinstance(name, str):
+            raise RecordError(f"players are names (strings); player {seat} is {brief(name)}")
     settings = record.get("settings", {})
     try:
         partie = cls.new(settings)
     except GameError as e:
-        raise RecordError(f"settings: {e}") from None
+        raise RecordError(f"settings: {_cut(e)}") from None
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError("'deals' must be a list")
@@ -62,7 +77,7 @@ def replay(record: dict[str, Any]):
         try:
             partie.start_deal(deal.get("hands"), deal.get("talon"))
         except (GameError, CardError) as e:
-            raise RecordError(f"hands: {e}", d) from None
+            raise RecordError(f"hands: {_cut(e)}", d) from None
         actions = deal.get("actions")
         if not isinstance(actions, list):
             raise RecordError("'actions' must be a list", d)
@@ -74,14 +89,14 @@ def replay(record: dict[str, Any]):
                 or isinstance(action[0], bool)
                 or not isinstance(action[1], str)
             ):
-                raise RecordError(f"an action is [seat, word], got {action!r}", d, a)
+                raise RecordError(f"an action is [seat, word], got {brief(action)}", d, a)
             seat, word = action
             if not 0 <= seat < cls.n_seats:
-                raise RecordError(f"there is no seat {seat}", d, a)
+                raise RecordError(f"there is no seat {brief(seat)}", d, a)
             try:
                 partie.apply(seat, word)
             except GameError as e:
-                raise RecordError(f"seat {seat} {word!r}: {e}", d, a) from None
+                raise RecordError(f"seat {seat} {brief(word)}: {_cut(e)}", d, a) from None
     return partie
 
 

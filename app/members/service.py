@@ -18,7 +18,8 @@ from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotAuthenticated, NotFound
 from app.members import passwords, throttle
 
-NAME_PATTERN = re.compile(r"^[\w.-]{3,32}$")
+# The whole name (fullmatch: "$" alone would let a trailing newline through).
+NAME_PATTERN = re.compile(r"[\w.-]{3,32}")
 # Refresh a session's idle clock at most this often (one write per minute, not per request).
 TOUCH_EVERY = timedelta(seconds=60)
 
@@ -40,8 +41,10 @@ def session_id_of(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _check_name(name: str) -> str:
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+def check_name(name: str) -> str:
+    """A member's name, or :class:`Invalid`: the rule of registration (also for the names of
+    an imported record, ``app/parties/archive.py``)."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise Invalid("a name has 3 to 32 letters, digits, '.', '_' or '-'", code="invalid_name")
     return name
 
@@ -57,7 +60,7 @@ def _check_password(password: str) -> str:
 
 
 def register(db: Database, name: str, password: str, role: str = "member") -> Member:
-    _check_name(name)
+    check_name(name)
     _check_password(password)
     password_hash = passwords.hash_password(password)
     taken = Conflict(f"the name {name!r} is taken", code="name_taken")

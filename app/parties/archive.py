@@ -15,11 +15,17 @@ from app.club import Club
 from app.db.models import ImportedRecord, Member, Partie, PartieSeat
 from app.errors import Invalid, NotFound
 from app.games.base import GameError
-from app.games.records import replay
-from app.members.service import CurrentMember
+from app.games.records import brief, replay
+from app.members.service import CurrentMember, check_name
 from app.parties.proposals import proposal_summary
+from app.parties.lookup import computer_name, get_partie, open_table, player_name, seat_of
 from app.tables.engines import game_of
-from app.parties.lookup import get_partie, open_table, player_name, seat_of
+
+# Imported records (POST /api/records): the body's size in bytes, how deep it nests. A
+# Lora partie's record is about 17 KB and nests 6 deep (record, deals, a deal, hands, a
+# hand, a card); a megabyte holds some 4,000 preferans deals.
+MAX_RECORD_BYTES = 1024 * 1024
+MAX_RECORD_DEPTH = 16
 
 ARCHIVE_STATUSES = {"finished": ("finished",), "unfinished": ("running",), "all": ("finished", "running")}
 
@@ -103,19 +109,38 @@ def _redact_running_deal(rec: dict[str, Any], game: str, seat: int | None) -> No
 
 
 def import_record(club: Club, member: CurrentMember, rec: Any) -> dict[str, Any]:
-    """Check a record by replaying it and keep it to view; returns it with its result."""
+    """Check a record by replaying it and keep it to view; returns it with its result.
+
+    Every malformed record is :class:`Invalid` naming the problem (and nothing is kept):
+    the replay checks the format, the game, the settings, the deals and every word; here
+    the Club's own limits are added: how deep the document nests, ``redacted_deal`` (the
+    index of the last deal, which an export of a running partie cannot replay), and the
+    players' names (the registration rule, or a computer player's "AI n").
+    """
     if not isinstance(rec, dict):
         raise Invalid("a record is a JSON object", code="invalid_record")
+    if not nests_at_most(rec, MAX_RECORD_DEPTH):
+        raise Invalid(f"a record nests lists and objects at most {MAX_RECORD_DEPTH} deep", code="invalid_record")
     rec = dict(rec)
-    if rec.get("redacted_deal") is not None:
+    redacted = rec.pop("redacted_deal", None)
+    if redacted is not None:
         # An export of a running partie: its last deal cannot be replayed.
-        rec["deals"] = list(rec.get("deals") or [])[: rec["redacted_deal"]]
-        rec.pop("redacted_deal")
+        deals = rec.get("deals")
+        if not isinstance(deals, list) or not deals:
+            raise Invalid("redacted_deal names a deal, but 'deals' is not a list of deals", code="invalid_record")
+        last = len(deals) - 1
+        if not isinstance(redacted, int) or isinstance(redacted, bool) or redacted != last:
+            raise Invalid(
+                f"redacted_deal is the index of the record's last deal ({last}), got {brief(redacted)}",
+                code="invalid_record",
+            )
+        rec["deals"] = deals[:last]
     try:
         partie = replay(rec)
         rec["result"] = partie.result()
     except GameError as e:
         raise Invalid(f"the record does not replay: {e}", code="invalid_record") from None
+    _check_player_names(rec["players"])
     with club.db.write() as s:
         row = ImportedRecord(member_id=member.id, game=rec["game"], players=list(rec["players"]), record=rec)
         s.add(row)
@@ -123,10 +148,44 @@ def import_record(club: Club, member: CurrentMember, rec: Any) -> dict[str, Any]
         return {"id": row.id, "game": row.game, "players": row.players, "finished": partie.finished, "record": rec}
 
 
-def get_imported(club: Club, record_id: int) -> dict[str, Any]:
+def _check_player_names(players: list[str]) -> None:
+    """A record's players are named as members are (the registration rule), or are the
+    Club's computer players as its exports name them ("AI 1" ... in their seats)."""
+    computers = {computer_name(seat) for seat in range(len(players))}
+    for seat, name in enumerate(players):
+        if name in computers:
+            continue
+        try:
+            check_name(name)
+        except Invalid as e:
+            raise Invalid(
+                f"player {seat} ({brief(name)}): {e.message}, or a computer player's name ('AI 1')",
+                code="invalid_record",
+            ) from None
+
+
+def nests_at_most(value: Any, depth: int) -> bool:
+    """Whether lists and objects nest at most ``depth`` deep in a JSON value (without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, level = stack.pop()
+        if isinstance(v, dict):
+            children = v.values()
+        elif isinstance(v, list):
+            children = v
+        else:
+            continue
+        if level > depth:
+            return False
+        stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return True
+
+
+def get_imported(club: Club, record_id: int, member: CurrentMember) -> dict[str, Any]:
+    """An imported record, for the member who imported it only (the others: not found)."""
     with club.db.read() as s:
         row = s.get(ImportedRecord, record_id)
-        if row is None:
+        if row is None or row.member_id != member.id:
             raise NotFound(f"there is no imported record {record_id}", code="no_such_record")
         return {"id": row.id, "game": row.game, "players": row.players, "record": row.record}
 

@@ -37,10 +37,15 @@ def seat_of(partie: Partie, member_id: int | None) -> int | None:
     return None
 
 
+def computer_name(seat: int) -> str:
+    """The name a computer player's seat has in records and views ("AI 1" for seat 0)."""
+    return f"AI {seat + 1}"
+
+
 def player_name(seat: PartieSeat) -> str:
     if seat.member is not None:
         return seat.member.name
-    return f"AI {seat.seat + 1}"
+    return computer_name(seat.seat)
 
 
 def seats_info(partie: Partie) -> list[dict[str, Any]]:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.deps import ClubDep, MemberDep, json_body
+from app.errors import Invalid
 from app.games.registry import codes, descriptors
 from app.parties import archive, proposals
-from app.deps import ClubDep, MemberDep
 
 router = APIRouter(prefix="/api", tags=["parties"])
 
@@ -106,9 +108,29 @@ def download_record(partie_id: int, member: MemberDep, club: ClubDep):
     return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="klub-partie-{partie_id}.json"'})
 
 
-@router.post("/records", status_code=201, summary="Import a klub-record/1 to view it")
-def import_record(member: MemberDep, club: ClubDep, record: dict[str, Any] = Body(...)):
-    return archive.import_record(club, member, record)
+RECORD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": {"type": "object", "title": "klub-record/1"}}},
+    }
+}
+
+
+@router.post(
+    "/records",
+    status_code=201,
+    summary="Import a klub-record/1 to view it",
+    openapi_extra=RECORD_BODY,
+    responses={
+        413: {"description": f"a body over {archive.MAX_RECORD_BYTES} bytes"},
+        422: {"description": "not JSON, or a record that does not replay (the message names the problem)"},
+    },
+)
+async def import_record(request: Request, member: MemberDep, club: ClubDep):
+    record = await json_body(request, archive.MAX_RECORD_BYTES)
+    if not isinstance(record, dict):
+        raise Invalid("a record is a JSON object", code="invalid_request")
+    return await run_in_threadpool(archive.import_record, club, member, record)
 
 
 @router.get("/records", summary="My imported records")
@@ -116,6 +138,6 @@ def list_records(member: MemberDep, club: ClubDep):
     return {"records": archive.list_imported(club, member)}
 
 
-@router.get("/records/{record_id}", summary="An imported record")
+@router.get("/records/{record_id}", summary="An imported record (mine only)")
 def get_record(record_id: int, member: MemberDep, club: ClubDep):
-    return archive.get_imported(club, record_id)
+    return archive.get_imported(club, record_id, member)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import select
@@ -17,11 +18,18 @@ def message_dict(msg: ChatMessage, name: str) -> dict[str, Any]:
     return {"id": msg.id, "from": name, "text": msg.text, "at": msg.created_at.isoformat()}
 
 
+# Control characters (Unicode Cc: NUL, escape, line breaks, DEL, C1) and lone surrogates:
+# a chat message is one line of text (the page's input is one line).
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def post(club: Club, member: CurrentMember, partie_id: int, text: str) -> dict[str, Any]:
     text = (text or "").strip() if isinstance(text, str) else ""
     limit = club.settings.chat_max_length
     if not text or len(text) > limit:
         raise Invalid(f"a chat message has 1 to {limit} characters", code="invalid_chat")
+    if CONTROL.search(text):
+        raise Invalid("a chat message has no control characters (NUL, line breaks, ...)", code="invalid_chat")
     with club.db.write() as s:
         partie = get_partie(s, partie_id)
         if seat_of(partie, member.id) is None:

@@ -20,11 +20,14 @@ import json
 import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketState
 
 from app.club import Club
 from app.errors import ClubError
+from app.games.records import brief
 from app.members.service import CurrentMember, authenticate, touch_member
 from app.tables import chat, presence, ratelimit, reads, service
 from app.tables.cache import to_json
@@ -122,9 +125,11 @@ class TableConnection:
             return
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         try:
-            msg = json.loads(text)
-        except ValueError:
-            await self.error("bad_json", "a frame is one JSON object")
+            # orjson: nesting past 1,024 levels, NaN and lone surrogates are a JSONDecodeError
+            # (json.loads raised RecursionError on deep nesting, which ended the socket).
+            msg = orjson.loads(text)
+        except (ValueError, RecursionError) as e:
+            await self.error("bad_json", f"a frame is one JSON object ({brief(str(e), 120, quote=False)})")
             return
         if not isinstance(msg, dict):
             await self.error("bad_frame", "a frame is one JSON object")
@@ -213,6 +218,10 @@ def frame_size(data: str | bytes) -> int:
     return len(data.encode("utf-8", "surrogatepass"))
 
 
+def _connected(ws: WebSocket) -> bool:
+    return ws.client_state == WebSocketState.CONNECTED and ws.application_state == WebSocketState.CONNECTED
+
+
 def _presence_key(partie_id: int, member_id: int) -> tuple[int, int]:
     return partie_id, member_id
 
@@ -280,7 +289,17 @@ async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
-            await conn.handle(text if text is not None else message.get("bytes") or "")
+            try:
+                await conn.handle(text if text is not None else message.get("bytes") or "")
+            except WebSocketDisconnect:
+                raise
+            except Exception:
+                if not _connected(conn.ws):
+                    raise  # the socket is gone: nothing to answer
+                # A frame the server failed on is answered like any bad frame, and the
+                # socket stays open (it used to end without a close frame: 1006).
+                log.exception("table socket: a frame of member %s failed", conn.member.id)
+                await conn.error("internal", "the server could not handle this frame")
 
     async def write() -> None:
         while True:

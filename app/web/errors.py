@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 from fastapi import FastAPI, Request
@@ -12,6 +13,16 @@ from starlette.exceptions import HTTPException
 from app.errors import ClubError
 
 log = logging.getLogger("klub.web")
+
+
+class ErrorResponse(JSONResponse):
+    """An error body that can always be sent: a message may quote what the client sent,
+    and JSON may carry lone surrogates ("\\ud800") that UTF-8 cannot; they go back as the
+    same JSON escapes instead of failing the response (a 500)."""
+
+    def render(self, content) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8", "backslashreplace")
 
 
 def _describe(errors) -> str:
@@ -27,18 +38,18 @@ def install(app: FastAPI) -> None:
     async def club_error(request: Request, exc: ClubError):
         retry_after = exc.extra.get("retry_after")
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+        return ErrorResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
         details = [{"loc": list(e.get("loc", ())), "msg": e.get("msg")} for e in exc.errors()]
         body = {"error": {"code": "invalid_request", "message": _describe(exc.errors()), "details": details}}
-        return JSONResponse(body, status_code=422)
+        return ErrorResponse(body, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(
+        return ErrorResponse(
             {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code, headers=exc.headers
         )
 
