@@ -121,6 +121,21 @@ def highest(mask: int) -> Card:
     return mask.bit_length() - 1
 
 
+def legal_mask(hand: int, lead: Card | None, trump: int | None = None) -> int:
+    """The cards of ``hand`` that may go on a trick led with ``lead`` (None: leading):
+    follow suit, else trump (when there is one), else anything."""
+    if lead is None:
+        return hand
+    follow = hand & SUIT_MASKS[lead >> 3]
+    if follow:
+        return follow
+    if trump is not None:
+        trumps = hand & SUIT_MASKS[trump]
+        if trumps:
+            return trumps
+    return hand
+
+
 def check_partition(hands: Sequence[Sequence[Card]], extra: Sequence[Card] = ()) -> None:
     """Raise unless the hands (plus e.g. a talon) hold each of the 32 cards exactly once."""
     seen: dict[Card, int] = {}

@@ -3,22 +3,12 @@ searches and playouts: the legal cards and the winner of a trick."""
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS
+from app.games.cards import legal_mask
 
 
 def legal_cards(hand: int, cards: list[int], trump: int | None = None) -> int:
-    """The cards of ``hand`` that may go on the trick ``cards``: follow suit, else trump
-    (when there is a trump), else anything."""
-    if not cards:
-        return hand
-    follow = hand & SUIT_MASKS[cards[0] >> 3]
-    if follow:
-        return follow
-    if trump is not None:
-        trumps = hand & SUIT_MASKS[trump]
-        if trumps:
-            return trumps
-    return hand
+    """The cards of ``hand`` that may go on the trick ``cards`` (the engines' rule)."""
+    return legal_mask(hand, cards[0] if cards else None, trump)
 
 
 def winner_index(cards: list[int], trump: int | None = None) -> int:

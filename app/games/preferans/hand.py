@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from app.games.base import IllegalAction, NotYourTurn
 from app.games.cards import CARD_BY_NAME, CARD_NAMES, cards_of, is_card_name, names_of, parse_card
 from app.games.preferans.bidding import Bidding
@@ -22,6 +24,15 @@ LICITACIJA, TALON, KONTRAKT, PRACENJE, IGRA, KRAJ = (
 END_ALL_PASS, END_PROLAZ, END_NOT_PLAYED, END_PLAYED, END_PONUDA = (
     "all pass", "prolaz", "not played", "played", "ponuda",
 )
+
+
+T = TypeVar("T")
+
+
+def present(part: T | None) -> T:
+    """A part of the hand that its phase guarantees."""
+    assert part is not None, "a part of the hand asked for before its phase"
+    return part
 
 
 class Ponuda:
@@ -166,22 +177,18 @@ class Hand:
                 return (seat,)
         return self.opponents()
 
-    # The parts of a hand that exist from some phase on.
+    # The parts of a hand that exist from some phase on (there by then, or a bug).
     def _declarer(self) -> int:
-        assert self.declarer is not None
-        return self.declarer
+        return present(self.declarer)
 
     def _contract(self) -> Contract:
-        assert self.contract is not None
-        return self.contract
+        return present(self.contract)
 
     def _follow(self) -> FollowRound:
-        assert self.follow is not None
-        return self.follow
+        return present(self.follow)
 
     def _play(self) -> TrickPlay:
-        assert self.play is not None
-        return self.play
+        return present(self.play)
 
     # -- moves ---------------------------------------------------------------------------
     def apply(self, seat: int, word: str) -> None:

@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS
+from app.games.cards import legal_mask
 
-_SUIT_MASKS = SUIT_MASKS
-
-
-def legal_mask(hand: int, lead: int | None, trump: int | None) -> int:
-    """Cards of ``hand`` that may be played on a trick led with ``lead`` (None: leading)."""
-    if lead is None:
-        return hand
-    follow = hand & _SUIT_MASKS[lead >> 3]
-    if follow:
-        return follow
-    if trump is not None:
-        trumps = hand & _SUIT_MASKS[trump]
-        if trumps:
-            return trumps
-    return hand
+__all__ = ["legal_mask", "trick_winner", "TrickPlay"]
 
 
 def trick_winner(cards: list[tuple[int, int]], trump: int | None) -> int:
