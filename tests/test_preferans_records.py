@@ -1,4 +1,4 @@
-"""Records (klub-record/1): the shared examples, refusals with their position, export."""
+"""Records (klub-record/1): the Club's example records (tests/data/examples), refusals with their position, export."""
 
 import copy
 import json
@@ -10,7 +10,7 @@ from app.games.base import RecordError
 from app.games.records import replay, replayed_record
 from app.games.simulate import random_partie
 
-EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"  # the Club's examples, copied with the project
 NAMES = ["preferans-11.json", "preferans-70043.json", "preferans-9001.json"]
 KEYS = ("bule", "supe", "refe", "results", "places", "finished")
 
@@ -20,7 +20,7 @@ def load(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_shared_example_replays_to_its_result(name):
+def test_example_replays_to_its_result(name):
     record = load(name)
     result = replayed_record(record)["result"]
     for key in KEYS:
