@@ -19,7 +19,7 @@ _SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
 
 
 class PreferansPartie:
-    """Serbian preferans by the Club's rules (``../shared/rules/preferans.sr.md``, P1-P11)."""
+    """Serbian preferans by the Club's rules and rulings P1-P11 (``/rules/preferans``, ``docs/rulings.md``)."""
 
     game: ClassVar[str] = "preferans"
     n_seats: ClassVar[int] = 3
