@@ -1,4 +1,4 @@
-"""Records (klub-record/1): the shared examples, refusals with their position, export."""
+"""Records (klub-record/1): the Club's example records (tests/data/examples), refusals with their position, export."""
 
 import copy
 import json
@@ -12,7 +12,7 @@ from app.games.records import replay, replayed_record
 from app.games.simulate import random_partie
 from tests.test_preferans_support import all_pass, new, prolaz, say
 
-EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"  # the Club's examples, copied with the project
 NAMES = ["preferans-11.json", "preferans-70043.json", "preferans-9001.json"]
 KEYS = ("bule", "supe", "refe", "results", "places", "finished")
 
@@ -22,7 +22,7 @@ def load(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_shared_example_replays_to_its_result(name):
+def test_example_replays_to_its_result(name):
     record = load(name)
     result = replayed_record(record)["result"]
     for key in KEYS:

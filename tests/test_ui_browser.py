@@ -422,7 +422,9 @@ def test_360px_layout_does_not_overflow(browser, server, path):
         pg.click("#propose-form button[type=submit]")
         pg.wait_for_url(re.compile(r".*/table/\d+$"))
         pg.wait_for_selector("#sheet .papir")
-        pg.wait_for_function("Klub.table.canAct()", timeout=30000)
+        # A function, not a bare expression: Playwright evals a bare expression again on every
+        # poll, which the page's CSP (script-src 'self') refuses once the first check is false.
+        pg.wait_for_function("() => Klub.table.canAct()", timeout=30000)
     else:
         pg.goto(server.url + path)
     width = pg.evaluate("document.documentElement.scrollWidth")

@@ -1,4 +1,4 @@
-"""Serbian preferans, by the Club's rules (``../shared/rules/preferans.sr.md``) and rulings P1-P12.
+"""Serbian preferans, by the Club's rules and rulings P1-P12 (``/rules/preferans``, ``docs/rulings.md``).
 
 Modules, one job each: ``settings`` (P4), ``contracts`` (values, P1), ``bidding``
 (licitacija, declarations, the igra contest), ``follow`` (praćenje, zovem, kontra, P8),
