@@ -21,8 +21,9 @@ import pytest
 from app.parties.archive import MAX_RECORD_BYTES, MAX_RECORD_DEPTH
 from tests.security_helpers import client_for, snapshot
 
-EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "examples"  # as tests/test_lora_records.py
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"  # the Club's examples, copied with the project
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
+assert len(EXAMPLE_FILES) >= 5, EXAMPLES  # a missing copy fails, it does not test nothing
 
 
 def example(name: str = "lora-7") -> dict:

@@ -157,8 +157,9 @@ def test_odd_path_ids_get_a_4xx_with_a_message(client):
 # -- Records and table sockets against any input (the bad input of tests/test_faults_bad_input.py,
 # generated) ----------------------------------------------------------------------------------
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parent / "data" / "examples"  # the Club's examples, copied with the project
 RECORDS = [json.loads(p.read_text()) for p in sorted(EXAMPLES_DIR.glob("*.json"))]
+assert len(RECORDS) >= 5, EXAMPLES_DIR
 
 # Strings a client may send that the server must not choke on: control characters, lone
 # surrogates (valid JSON escapes that no UTF-8 can carry), long ones.
@@ -199,7 +200,7 @@ def paths(value, path=()):
 
 @st.composite
 def mutated_records(draw):
-    """A valid record (a shared example, maybe as an export of a running partie) with one to
+    """A valid record (one of the Club's examples, maybe as an export of a running partie) with one to
     three changes at random paths (a value replaced by any JSON value, a key removed or
     added), often a player's name changed."""
     rec = copy.deepcopy(draw(st.sampled_from(RECORDS)))
@@ -288,11 +289,11 @@ def test_table_socket_answers_any_frame_and_stays_open(live_server, monkeypatch)
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    from app.tables import ratelimit, ws as table_ws
+    from app.tables import ratelimit
     from tests.web_helpers import cookie_header, member, wait_for
 
-    monkeypatch.setattr(table_ws, "RATE_PER_SECOND", 10**9)
-    monkeypatch.setattr(table_ws, "RATE_BURST", 10**9)
+    monkeypatch.setattr(ratelimit, "SOCKET_RATE_PER_SECOND", 10**9)
+    monkeypatch.setattr(ratelimit, "SOCKET_RATE_BURST", 10**9)
     live_server.app.state.member_limits = ratelimit.MemberLimits(rate=10**9, burst=10**9)
     ana, boki = member(live_server.url, "ana"), member(live_server.url, "boki")
     pid = ana.post(

@@ -43,5 +43,6 @@ def test_the_end_of_a_partie_is_published_once_after_its_commit(settings):
     assert [n.partie_id for n in heard] == [pid] and committed == ["finished"]
     assert heard[0].game == "lora" and heard[0].result == club.tables.peek(pid).engine.result()
     club.finished.close()
-    club.writer.stop()
+    if club.writer is not None:
+        club.writer.stop()
     club.db.dispose()
