@@ -18,6 +18,7 @@ from app.games.cards import (
     CLUBS,
     card,
     highest,
+    names_of,
     rank_of,
     suit_of,
 )
@@ -75,6 +76,29 @@ class Deal:
             raise IllegalAction(f"seat {seat} may not say dalje while holding {CARD_NAMES[highest(playable)]}")
         self.turn = (seat + 1) % N_SEATS
 
+    # -- words other than cards, and what a house-rules deal adds ----------------
+
+    @property
+    def code(self) -> str | None:
+        """A house-rules contract's code (None: the Club's own deal, or not chosen yet)."""
+        return None
+
+    def spoken(self, seat: int) -> list[str]:
+        """The words of ``seat`` when it may play no card now (it is his turn)."""
+        return [DALJE]
+
+    def say(self, seat: int, word: str) -> Deal | None:
+        """Say a word that is not a card; a deal that becomes another one (a chosen
+        contract) returns it."""
+        if word != DALJE:
+            raise IllegalAction(f"{word!r} is neither a card nor {DALJE!r}")
+        self.pass_turn(seat)
+        return None
+
+    def record_hands(self) -> list[list[str]]:
+        """The hands as the record lists them."""
+        return [names_of(h) for h in self.dealt]
+
     def check_turn(self, seat: int) -> None:
         if self.ended:
             raise NotYourTurn("the deal has ended")
@@ -122,7 +146,14 @@ class TrickDeal(Deal):
             if not (hand >> c) & 1:
                 raise IllegalAction(f"{CARD_NAMES[c]} is not in seat {seat}'s hand")
             raise IllegalAction(f"{CARD_NAMES[c]} does not follow the led suit while seat {seat} holds it")
-        self.hands[seat] = hand & ~(1 << c)
+        self._lay(seat, c)
+
+    min_tricks = 0  # the taken-cards end waits for this many tricks (K herc i 6. štih)
+
+    def _lay(self, seat: int, c: int) -> None:
+        """Put a legal card on the trick; a full trick goes to its winner."""
+        trick = self.trick
+        self.hands[seat] &= ~(1 << c)
         trick.append((seat, c))
         if len(trick) < N_SEATS:
             self.turn = (seat + 1) % N_SEATS
@@ -143,7 +174,9 @@ class TrickDeal(Deal):
         ends_when_taken = self.ends_when_taken
         self.taken_by_anyone |= cards_mask
         if len(self.tricks) == TRICKS_PER_DEAL or (
-            ends_when_taken and self.taken_by_anyone & ends_when_taken == ends_when_taken
+            ends_when_taken
+            and self.taken_by_anyone & ends_when_taken == ends_when_taken
+            and len(self.tricks) >= self.min_tricks
         ):
             self._finish()
 
