@@ -220,6 +220,11 @@ class LayoutDeal(Deal):
         self.start_rank: int | None = None
         self.rows: list[list[int]] = [[], [], [], []]  # the layout, one row per suit
         self.next_cards = (1 << 32) - 1  # what may be played now by whoever holds it
+        self.passes = [0] * N_SEATS  # each seat's dalje so far
+
+    def pass_turn(self, seat: int) -> None:
+        super().pass_turn(seat)
+        self.passes[seat] += 1
 
     def legal_mask(self, seat: int) -> int:
         if seat != self.turn:

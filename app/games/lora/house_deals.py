@@ -72,28 +72,23 @@ class ScoredTrickDeal(TrickDeal):
 
 
 class ScoredLayoutDeal(LayoutDeal):
-    """The layout scored by its rule; counts each seat's ``dalje``."""
+    """The layout scored by its rule (its ``dalje``\s may cost, V6, V9)."""
 
     def __init__(self, rule: ContractRule, hands: list[int], first: int):
         super().__init__(hands, first)
         self.rule = rule
-        self.daljes = [0] * N_SEATS
 
     @property
     def code(self) -> str:
         return self.rule.code
-
-    def pass_turn(self, seat: int) -> None:
-        super().pass_turn(seat)
-        self.daljes[seat] += 1
 
     def _finish(self, out_seat: int) -> None:
         self.ended = True
         self.turn = -1
         out, per_card, per_dalje, out_pays = self.rule.layout
         self.points = [
-            (out + (per_dalje * self.daljes[s] if out_pays else 0)) if s == out_seat
-            else per_card * self.hands[s].bit_count() + per_dalje * self.daljes[s]
+            (out + (per_dalje * self.passes[s] if out_pays else 0)) if s == out_seat
+            else per_card * self.hands[s].bit_count() + per_dalje * self.passes[s]
             for s in range(N_SEATS)
         ]
 

@@ -27,7 +27,7 @@ from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
 from app.games.lora.house import HouseTable
 from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal
 from app.games.lora.variants import LIVE_KEYS, normalize
-from app.games.lora.standings import places
+from app.games.lora.standings import places, places_highest_first
 
 CARDS_PER_HAND = 8
 
@@ -184,7 +184,7 @@ class LoraPartie(EngineBase):
 
     def result(self) -> dict[str, Any]:
         if self.house is not None and self.house.schedule.highest_wins:
-            ranked = places([-t for t in self.totals], [[-x for x in p] for p in self.points])
+            ranked = places_highest_first(self.totals, self.points)
         else:
             ranked = places(self.totals, self.points)
         return {
