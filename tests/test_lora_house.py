@@ -19,7 +19,7 @@ from app.games.lora import LoraPartie
 from app.games.records import replay, replayed_record
 from app.games.simulate import random_partie
 
-from tests.lora_helpers import play_randomly, suit
+from tests.lora_helpers import partie_at, play_randomly, suit
 
 ROOT = Path(__file__).resolve().parents[1]
 HOUSE = ROOT / "tests" / "data" / "examples" / "house-rules"
@@ -36,15 +36,7 @@ def load(path: Path) -> dict:
 def at_deal(settings: dict, k: int, hands: list[list[str]], seed: int = 0) -> LoraPartie:
     """A partie with these settings whose deals before ``k`` were played randomly and
     whose deal ``k`` has just been dealt with ``hands``."""
-    partie = LoraPartie.new(settings)
-    rng = random.Random(seed)
-    deck = list(CARD_NAMES)
-    while len(partie.deals) < k:
-        rng.shuffle(deck)
-        partie.start_deal([sorted(deck[i * 8: i * 8 + 8]) for i in range(4)])
-        play_randomly(partie, rng)
-    partie.start_deal(hands)
-    return partie
+    return partie_at(k, hands, seed, settings=settings)
 
 
 def finish(partie: LoraPartie, seed: int = 1) -> list[int]:
