@@ -123,6 +123,9 @@ class TrickDeal(Deal):
         """The cards that cost points in this contract (none in 1 and 2: tricks count)."""
         return PENALTY_MASKS[self.contract]
 
+    follows_suit = True  # False: any card of the hand may go on a trick (slepi)
+    min_tricks = 0  # the taken-cards end waits for this many tricks (K herc i 6. štih)
+
     def legal_mask(self, seat: int) -> int:
         if seat != self.turn:  # the turn is -1 once the deal has ended
             return 0
@@ -137,7 +140,7 @@ class TrickDeal(Deal):
             self.check_turn(seat)
         hand = self.hands[seat]
         trick = self.trick
-        if trick:
+        if trick and self.follows_suit:
             same_suit = hand & SUIT_MASKS[trick[0][1] >> 3]
             legal = same_suit or hand
         else:
@@ -146,14 +149,7 @@ class TrickDeal(Deal):
             if not (hand >> c) & 1:
                 raise IllegalAction(f"{CARD_NAMES[c]} is not in seat {seat}'s hand")
             raise IllegalAction(f"{CARD_NAMES[c]} does not follow the led suit while seat {seat} holds it")
-        self._lay(seat, c)
-
-    min_tricks = 0  # the taken-cards end waits for this many tricks (K herc i 6. štih)
-
-    def _lay(self, seat: int, c: int) -> None:
-        """Put a legal card on the trick; a full trick goes to its winner."""
-        trick = self.trick
-        self.hands[seat] &= ~(1 << c)
+        self.hands[seat] = hand & ~(1 << c)
         trick.append((seat, c))
         if len(trick) < N_SEATS:
             self.turn = (seat + 1) % N_SEATS

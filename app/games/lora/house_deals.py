@@ -132,6 +132,8 @@ class PrognozaDeal(ScoredTrickDeal):
 class BlindDeal(ScoredTrickDeal):
     """``slepi``: each seat turns the top card of his hand as dealt; no duty to follow (V9)."""
 
+    follows_suit = False
+
     def __init__(self, rule: ContractRule, order: Sequence[Sequence[int]], first: int):
         super().__init__(rule, [sum(1 << c for c in hand) for hand in order], first)
         self.order = [list(hand) for hand in order]
@@ -148,7 +150,7 @@ class BlindDeal(ScoredTrickDeal):
         if c != self.top(seat):
             raise IllegalAction(f"in slepi seat {seat} plays the top card of his hand, not {CARD_NAMES[c]}")
         self.turned[seat] += 1
-        self._lay(seat, c)
+        super().play(seat, c)
 
     def record_hands(self) -> list[list[str]]:
         return [[CARD_NAMES[c] for c in hand] for hand in self.order]
