@@ -26,10 +26,11 @@ def play_randomly(partie: LoraPartie, rng: random.Random) -> None:
         partie.apply(seat, rng.choice(partie.legal_actions(seat)))
 
 
-def partie_at(deal_index: int, hands: list[list[str]], seed: int = 0, cls: type = LoraPartie) -> LoraPartie:
+def partie_at(deal_index: int, hands: list[list[str]], seed: int = 0, cls: type = LoraPartie,
+              settings: dict | None = None) -> LoraPartie:
     """A partie (Lora, or ``cls``: Lórum) whose deals before ``deal_index`` were played
     randomly and whose deal ``deal_index`` has just been dealt with ``hands``."""
-    partie = cls.new()
+    partie = cls.new(settings)
     rng = random.Random(seed)
     deck = list(CARD_NAMES)
     while len(partie.deals) < deal_index:

@@ -273,3 +273,53 @@ def test_sampler_uses_dalje() -> None:
             hands = sample_hands(know, rng)
             for s in range(4):
                 assert not hands[s] & know.forbidden[s]
+
+
+# -- house rules (rulings V2-V9): every level answers only legal words ------------------
+
+HOUSE_SETTINGS = [
+    {"variant": "hrvatska"},
+    {"variant": "klub", "izbor": True, "dodatni": True, "kralj_sesti": True, "parovi": True, "dalje_kazna": True},
+    {"variant": "klub", "izbor": True, "bez": ["vise", "manje", "herc", "lora"]},
+]
+
+
+def bots_play(partie: LoraPartie, bots: list, until_deal: int) -> None:
+    while not partie.finished and partie.deal_index < until_deal:
+        seat = partie.seats_to_act()[0]
+        legal = partie.legal_actions(seat)
+        word = bots[seat].choose(partie.view(seat), legal)
+        assert word in legal
+        partie.apply(seat, word)
+
+
+@pytest.mark.parametrize("level", ["pocetnik", "iskusan"])
+@pytest.mark.parametrize("settings", HOUSE_SETTINGS, ids=["hrvatska", "klub-all", "mala-izbor"])
+def test_bots_finish_a_house_rules_partie(level: str, settings: dict) -> None:
+    partie = LoraPartie.new(settings, seed=len(level))
+    bots_play(partie, [make_bot(level, "lora", seed=s) for s in range(4)], 10**6)
+    assert partie.finished and len(partie.result()["deals"]) == partie.n_deals
+
+
+def test_majstor_plays_every_croatian_contract_and_chooses_contracts() -> None:
+    partie = LoraPartie.new({"variant": "hrvatska"}, seed=4)
+    bots_play(partie, [make_bot("majstor", "lora", seed=s) for s in range(4)], 8)
+    assert [d["contract"] for d in partie.result()["deals"]][:8] == [
+        "vise", "manje", "kralj_zadnji", "babe", "herc", "lora", "prognoza", "slepi"]
+    partie = LoraPartie.new(HOUSE_SETTINGS[2], seed=4)
+    bots_play(partie, [make_bot("majstor", "lora", seed=s) for s in range(4)], 10**6)
+    assert partie.finished
+
+
+def test_random_settings_bot_words_are_legal() -> None:
+    rng = random.Random(5)
+    for i in range(6):
+        settings = rng.choice(HOUSE_SETTINGS)
+        partie = LoraPartie.new(settings, seed=i)
+        for _ in range(rng.randrange(0, 60)):
+            seat = partie.seats_to_act()[0]
+            partie.apply(seat, rng.choice(partie.legal_actions(seat)))
+        seat = partie.seats_to_act()[0]
+        for name in BOT_NAMES:
+            assert make_bot(name, "lora", seed=i).choose(partie.view(seat), partie.legal_actions(seat)) \
+                in partie.legal_actions(seat)

@@ -175,14 +175,16 @@ def deal_one_by_one(
 
 
 def deal_in_packets(
-    deck: Sequence[Card], n_seats: int, per_seat: int, first_seat: int, packet: int
+    deck: Sequence[Card], n_seats: int, per_seat: int, first_seat: int, packet: int, sort: bool = True
 ) -> list[list[Card]]:
-    """Deal ``packet`` cards at a time to each seat in turn, starting with ``first_seat``."""
+    """Deal ``packet`` cards at a time to each seat in turn, starting with ``first_seat``;
+    each hand sorted, or (``sort=False``) in the order its cards were dealt."""
     hands: list[list[Card]] = [[] for _ in range(n_seats)]
     round_size = n_seats * packet
     for k in range(n_seats):
         seat = (first_seat + k) % n_seats
         for start in range(k * packet, n_seats * per_seat, round_size):
             hands[seat].extend(deck[start : start + packet])
-        hands[seat].sort()
+        if sort:
+            hands[seat].sort()
     return hands

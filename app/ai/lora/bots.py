@@ -14,11 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.cards import CARD_BY_NAME, CARD_NAMES
+from app.games.cards import CARD_BY_NAME, CARD_NAMES, mask_of
 from app.games.lora.contracts import Contract
+from app.games.lora.klub_options import club_points
 
 from app.ai.common.rule_bot import CardRuleBot
 from app.ai.common.search import SearchAborted
+from app.ai.lora.house_choices import choose_contract, predict
+from app.ai.lora.house_solver import RuleSolver
 from app.ai.lora.knowledge import LoraKnowledge, read_view
 from app.ai.lora.layout_solver import LayoutSolver
 from app.ai.lora.playout import playout_value
@@ -32,8 +35,38 @@ def decision_rng(seed: int | str | None, view: dict[str, Any]) -> random.Random:
     return random.Random(f"{seed}:{view.get('deal_index')}:{view.get('version')}:{view.get('seat')}")
 
 
+def club_scored(know: LoraKnowledge) -> bool:
+    """Is the deal scored as the Club's own contract (also under klub options)?"""
+    return know.rule is None or know.rule.score is club_points
+
+
+def house_word(view: dict[str, Any], legal: list[str], samples: int, rng: random.Random) -> str | None:
+    """The word of a house-rules decision that is not a card (None: a card is due)."""
+    first = legal[0]
+    if first.startswith("ugovor "):
+        return f"ugovor {choose_contract(view, hand_knowledge(view), samples, rng)}"
+    if first.startswith("prognoza "):
+        return f"prognoza {predict(view, hand_knowledge(view), samples, rng)}"
+    return None
+
+
+def hand_knowledge(view: dict[str, Any]) -> LoraKnowledge:
+    """What a seat knows before the first card: his hand only."""
+    deal = view["deal"]
+    hand = mask_of(CARD_BY_NAME[w] for w in deal["hand"])
+    return LoraKnowledge(seat=view["seat"], contract=Contract.STO_VISE, hand=hand,
+                         hand_sizes=list(deal["hand_sizes"]), turn=view["seat"])
+
+
 class LoraRuleBot(CardRuleBot):
     """Level ``pocetnik``: plays by a few rules of thumb, with no lookahead."""
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if len(legal) > 1:
+            word = house_word(view, legal, 0, decision_rng(self.seed, view))
+            if word is not None:
+                return word
+        return super().choose(view, legal)
 
     def card(self, view: dict[str, Any], legal: list[str]) -> int:
         know = read_view(view)
@@ -66,8 +99,11 @@ class LoraSearchBot:
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         if len(legal) == 1:
             return legal[0]
-        know = read_view(view)
         rng = decision_rng(self.seed, view)
+        word = house_word(view, legal, self.level.min_samples, rng)
+        if word is not None:
+            return word
+        know = read_view(view)
         cards = [CARD_BY_NAME[w] for w in legal]
         if know.contract is Contract.LORA:
             totals = self._layout_totals(know, cards, rng)
@@ -96,7 +132,9 @@ class LoraSearchBot:
         ctx = herc_context(know.seat, know.taken)
 
         def solve(hands: list[int], limit: int) -> tuple[dict[int, int], int]:
-            solver = TrickSolver(know.contract, know.seat, node_limit=limit)
+            # a house contract is searched with its own points, the Club's by the fast solver
+            solver = TrickSolver(know.contract, know.seat, node_limit=limit) if club_scored(know) \
+                else RuleSolver(know, node_limit=limit)
             return solver.move_values(hands, know.trick, ctx), solver.nodes
 
         totals, _ = self._solved_totals(know, cards, rng, self.level.trick_nodes, solve, need_min_samples=True)

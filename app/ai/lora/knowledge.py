@@ -14,6 +14,8 @@ from typing import Any
 from app.games.cards import CARD_BY_NAME, FULL_MASK, SUIT_MASKS, mask_of
 from app.games.lora.contracts import N_SEATS, Contract
 from app.games.lora.deal import DALJE
+from app.games.lora.house import HouseTable
+from app.games.lora.house_deals import ContractRule
 
 RANK_BY_LETTER = {letter: i for i, letter in enumerate("789TJQKA")}
 
@@ -35,6 +37,11 @@ class LoraKnowledge:
     # layout
     start_rank: int | None = None
     next_cards: int = FULL_MASK
+    # house rules: the contract's own rule (None: the Club's own Lora), the predictions
+    # said (prognoza), and +1 when lower totals are better, -1 when higher are (hrvatska)
+    rule: ContractRule | None = None
+    predictions: list[int | None] = field(default_factory=lambda: [None] * N_SEATS)
+    sign: int = 1
 
     @property
     def unknown(self) -> int:
@@ -42,22 +49,37 @@ class LoraKnowledge:
         return FULL_MASK & ~self.played & ~self.hand
 
 
+def house_table(view: dict[str, Any]) -> HouseTable | None:
+    """The house-rules table of a view (None: the Club's own Lora)."""
+    settings = (view.get("deal") or {}).get("settings")
+    return HouseTable(settings) if settings else None
+
+
 def read_view(view: dict[str, Any]) -> LoraKnowledge:
     deal = view["deal"]
     seat = view["seat"]
-    contract = Contract(deal["contract"])
+    table = house_table(view)
+    rule = table.rules[deal["contract"]] if table is not None else None
+    contract = rule.plays_like if rule is not None else Contract(deal["contract"])
     know = LoraKnowledge(
         seat=seat,
         contract=contract,
         hand=mask_of(CARD_BY_NAME[w] for w in deal["hand"]),
         hand_sizes=list(deal["hand_sizes"]),
         turn=deal["turn"] if deal["turn"] is not None else -1,
+        rule=rule,
+        sign=-1 if table is not None and table.schedule.highest_wins else 1,
     )
-    actions = [(s, w) for s, w in deal["actions"]]
+    actions = [(s, w) for s, w in deal["actions"] if w in CARD_BY_NAME or w == DALJE]  # not ugovor, prognoza
     if contract is Contract.LORA:
         _replay_layout(know, actions)
     else:
         _replay_tricks(know, actions)
+    if "predictions" in deal:
+        know.predictions = list(deal["predictions"])
+        wanted = know.predictions[seat]
+        if wanted is not None:  # play for the tricks still wanted, then duck
+            know.contract = Contract.STO_VISE if know.trick_counts[seat] < wanted else Contract.STO_MANJE
     return know
 
 

@@ -18,6 +18,7 @@ from app.games.cards import (
     CLUBS,
     card,
     highest,
+    names_of,
     rank_of,
     suit_of,
 )
@@ -75,6 +76,29 @@ class Deal:
             raise IllegalAction(f"seat {seat} may not say dalje while holding {CARD_NAMES[highest(playable)]}")
         self.turn = (seat + 1) % N_SEATS
 
+    # -- words other than cards, and what a house-rules deal adds ----------------
+
+    @property
+    def code(self) -> str | None:
+        """A house-rules contract's code (None: the Club's own deal, or not chosen yet)."""
+        return None
+
+    def spoken(self, seat: int) -> list[str]:
+        """The words of ``seat`` when it may play no card now (it is his turn)."""
+        return [DALJE]
+
+    def say(self, seat: int, word: str) -> Deal | None:
+        """Say a word that is not a card; a deal that becomes another one (a chosen
+        contract) returns it."""
+        if word != DALJE:
+            raise IllegalAction(f"{word!r} is neither a card nor {DALJE!r}")
+        self.pass_turn(seat)
+        return None
+
+    def record_hands(self) -> list[list[str]]:
+        """The hands as the record lists them."""
+        return [names_of(h) for h in self.dealt]
+
     def check_turn(self, seat: int) -> None:
         if self.ended:
             raise NotYourTurn("the deal has ended")
@@ -99,6 +123,9 @@ class TrickDeal(Deal):
         """The cards that cost points in this contract (none in 1 and 2: tricks count)."""
         return PENALTY_MASKS[self.contract]
 
+    follows_suit = True  # False: any card of the hand may go on a trick (slepi)
+    min_tricks = 0  # the taken-cards end waits for this many tricks (K herc i 6. štih)
+
     def legal_mask(self, seat: int) -> int:
         if seat != self.turn:  # the turn is -1 once the deal has ended
             return 0
@@ -113,7 +140,7 @@ class TrickDeal(Deal):
             self.check_turn(seat)
         hand = self.hands[seat]
         trick = self.trick
-        if trick:
+        if trick and self.follows_suit:
             same_suit = hand & SUIT_MASKS[trick[0][1] >> 3]
             legal = same_suit or hand
         else:
@@ -143,7 +170,9 @@ class TrickDeal(Deal):
         ends_when_taken = self.ends_when_taken
         self.taken_by_anyone |= cards_mask
         if len(self.tricks) == TRICKS_PER_DEAL or (
-            ends_when_taken and self.taken_by_anyone & ends_when_taken == ends_when_taken
+            ends_when_taken
+            and self.taken_by_anyone & ends_when_taken == ends_when_taken
+            and len(self.tricks) >= self.min_tricks
         ):
             self._finish()
 
@@ -187,6 +216,11 @@ class LayoutDeal(Deal):
         self.start_rank: int | None = None
         self.rows: list[list[int]] = [[], [], [], []]  # the layout, one row per suit
         self.next_cards = (1 << 32) - 1  # what may be played now by whoever holds it
+        self.passes = [0] * N_SEATS  # each seat's dalje so far
+
+    def pass_turn(self, seat: int) -> None:
+        super().pass_turn(seat)
+        self.passes[seat] += 1
 
     def legal_mask(self, seat: int) -> int:
         if seat != self.turn:

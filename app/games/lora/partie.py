@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn, SettingsError
+from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn
 from app.games.cards import (
     CARD_BY_NAME,
     CARD_NAMES,
@@ -24,27 +24,12 @@ from app.games.lora.contracts import (
     first_player_of,
 )
 from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
-from app.games.lora.standings import places
+from app.games.lora.house import HouseTable
+from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal
+from app.games.lora.variants import LIVE_KEYS, normalize
+from app.games.lora.standings import places, places_highest_first
 
 CARDS_PER_HAND = 8
-TIMER_RANGE = (15, 300)
-
-
-def validate_settings(settings: object) -> dict[str, Any]:
-    """Lora has no options but the live decision timer (off, or 15-300 s)."""
-    if settings is None:
-        return {}
-    if not isinstance(settings, dict):
-        raise SettingsError("settings must be an object")
-    unknown = set(settings) - {"timer"}
-    if unknown:
-        raise SettingsError(f"Lora has no setting {', '.join(sorted(unknown))}; only 'timer'")
-    timer = settings.get("timer")
-    if timer is not None and (
-        not isinstance(timer, int) or isinstance(timer, bool) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]
-    ):
-        raise SettingsError(f"timer must be off (null) or {TIMER_RANGE[0]}-{TIMER_RANGE[1]} seconds, got {timer!r}")
-    return {"timer": timer} if timer is not None else {}
 
 
 class LoraPartie(EngineBase):
@@ -62,10 +47,17 @@ class LoraPartie(EngineBase):
         self.totals = [0, 0, 0, 0]
         self.deal: Deal | None = None  # the deal being played, or the last one
         self._finished = False
+        # House rules (None: the Club's own Lora, settings {}).
+        self.house = HouseTable(settings) if self.rules_settings() else None
+        self.n_deals = self.house.schedule.n_deals if self.house else N_DEALS
         if seed is not None:
             self._deal_from_seed()
 
-    settings_rule = staticmethod(validate_settings)
+    settings_rule = staticmethod(normalize)
+
+    def rules_settings(self) -> dict[str, Any]:
+        """The settings that are rules of the game (the record's), without live ones."""
+        return {k: v for k, v in self.settings.items() if k not in LIVE_KEYS}
 
     # -- progress --------------------------------------------------------------
 
@@ -98,16 +90,23 @@ class LoraPartie(EngineBase):
             check_partition(parsed)
         except CardError as e:
             raise DealError(str(e)) from None
-        self._begin([mask_of(h) for h in parsed])
+        self._begin(parsed)
 
     def _deal_from_seed(self) -> None:
         k = len(self.deals)
         deck = shuffled_deck(self.seed, k)
-        hands = deal_in_packets(deck, N_SEATS, CARDS_PER_HAND, first_player_of(k), self.packet)
-        self._begin([mask_of(h) for h in hands])
+        house = self.house
+        first = house.schedule.first(k) if house else first_player_of(k)
+        blind = house is not None and house.blind(k)
+        self._begin(deal_in_packets(deck, N_SEATS, CARDS_PER_HAND, first, self.packet, sort=not blind))
 
-    def _begin(self, hands: list[int]) -> None:
-        self.deal = self._new_deal(len(self.deals), hands)
+    def _begin(self, hands: list[list[int]]) -> None:
+        """Deal these hands (each in the order dealt) as the next deal."""
+        k = len(self.deals)
+        if self.house is not None:
+            self.deal = self.house.new_deal(k, hands, self.deals)
+        else:
+            self.deal = self._new_deal(k, [mask_of(h) for h in hands])
         self.deals.append(self.deal)
         self._log: list[tuple[int, str]] = []
         self.actions.append(self._log)
@@ -129,7 +128,7 @@ class LoraPartie(EngineBase):
             return []
         mask = deal.legal_mask(seat)
         if not mask:
-            return [DALJE]  # only the layout can leave a player without a card (section 6)
+            return deal.spoken(seat)  # dalje in the layout (section 6); house rules' words
         return names_of(mask)
 
     def legal_mask(self, seat: int) -> int:
@@ -143,10 +142,12 @@ class LoraPartie(EngineBase):
             self.apply_card(seat, c)
             return
         deal = self._current_deal()
-        if word != DALJE:
+        if not isinstance(word, str):
             raise IllegalAction(f"{word!r} is neither a card nor {DALJE!r}")
-        deal.pass_turn(seat)
-        self._log.append((seat, DALJE))
+        became = deal.say(seat, word)
+        if became is not None:  # the contract is chosen: the same hands, now its deal
+            self.deal = self.deals[-1] = became
+        self._log.append((seat, word))
         self.version += 1
 
     def apply_card(self, seat: int, c: int) -> None:
@@ -171,19 +172,27 @@ class LoraPartie(EngineBase):
         self.points.append(deal.points)
         for s in range(N_SEATS):
             self.totals[s] += deal.points[s]
-        self._finished = len(self.points) == N_DEALS
+        self._finished = len(self.points) == self.n_deals
         if self.seed is not None and not self.finished:
             self._deal_from_seed()
 
     # -- what the table sees ---------------------------------------------------
 
+    def contract_label(self, k: int) -> int | str | None:
+        """Deal ``k``'s contract as records name it: a number (settings {}), else a code."""
+        return int(contract_of(k)) if self.house is None else self.deals[k].code
+
     def result(self) -> dict[str, Any]:
+        if self.house is not None and self.house.schedule.highest_wins:
+            ranked = places_highest_first(self.totals, self.points)
+        else:
+            ranked = places(self.totals, self.points)
         return {
             "deals": [
-                {"contract": int(contract_of(k)), "points": list(p)} for k, p in enumerate(self.points)
+                {"contract": self.contract_label(k), "points": list(p)} for k, p in enumerate(self.points)
             ],
             "totals": list(self.totals),
-            "places": places(self.totals, self.points),
+            "places": ranked,
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -195,7 +204,7 @@ class LoraPartie(EngineBase):
             "seat": seat,
             "finished": self.finished,
             "deal_index": self.deal_index,
-            "deals_total": N_DEALS,
+            "deals_total": self.n_deals,
             "result": self.result(),
             "legal_actions": self.legal_actions(seat) if seat is not None else [],
         }
@@ -205,11 +214,12 @@ class LoraPartie(EngineBase):
         return view
 
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
+        house = self.house
         out: dict[str, Any] = {
             "index": k,
-            "contract": int(deal.contract),
-            "contract_title": deal.contract.title,
-            "dealer": dealer_of(k),
+            "contract": int(deal.contract) if house is None else deal.code,
+            "contract_title": deal.contract.title if house is None else self._title(deal),
+            "dealer": dealer_of(k) if house is None else house.schedule.dealer(k),
             "first": deal.first,
             "turn": None if deal.ended else deal.turn,
             "ended": deal.ended,
@@ -219,6 +229,8 @@ class LoraPartie(EngineBase):
         }
         if seat is not None:
             out["hand"] = names_of(deal.hands[seat])
+        if house is not None:
+            self._house_view(deal, seat, out)
         if isinstance(deal, TrickDeal):
             out["trick"] = [[s, CARD_NAMES[c]] for s, c in deal.trick]
             out["tricks"] = [
@@ -234,6 +246,24 @@ class LoraPartie(EngineBase):
             out["rows"] = [[CARD_NAMES[c] for c in row] for row in deal.rows]
         return out
 
+    def _title(self, deal: Deal) -> str | None:
+        assert self.house is not None
+        return None if deal.code is None else self.house.rules[deal.code].title
+
+    def _house_view(self, deal: Deal, seat: int | None, out: dict[str, Any]) -> None:
+        """What house rules add: the settings, the chooser's choices, the predictions, a blind hand."""
+        out["settings"] = self.rules_settings()
+        if isinstance(deal, ChoosingDeal):
+            out["choosing"] = True
+            out["choices"] = list(deal.choices) if seat == deal.first else []
+            out["choice_titles"] = dict(deal.titles) if seat == deal.first else {}
+        elif isinstance(deal, PrognozaDeal):
+            out["predictions"] = list(deal.predictions)
+        elif isinstance(deal, BlindDeal):
+            out["blind"] = True
+            if seat is not None:
+                out["hand"] = []  # face down: he sees only how many are left (hand_sizes)
+
     # -- export ----------------------------------------------------------------
 
     def to_record(self, players: list[str]) -> dict[str, Any]:
@@ -241,9 +271,9 @@ class LoraPartie(EngineBase):
             "format": "klub-record/1",
             "game": self.game,
             "players": list(players),
-            "settings": {},
+            "settings": self.rules_settings(),
             "deals": [
-                {"hands": [names_of(h) for h in deal.dealt], "actions": [[s, w] for s, w in acts]}
+                {"hands": deal.record_hands(), "actions": [[s, w] for s, w in acts]}
                 for deal, acts in zip(self.deals, self.actions)
             ],
             "result": self.result(),

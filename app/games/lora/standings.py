@@ -12,3 +12,9 @@ def places(totals: Sequence[int], deal_points: Sequence[Sequence[int]]) -> list[
     positive = [sum(1 for p in deal_points if p[s] > 0) for s in range(n)]
     keys = [(totals[s], positive[s]) for s in range(n)]
     return [1 + sum(1 for other in keys if other < keys[s]) for s in range(n)]
+
+
+def places_highest_first(totals: Sequence[int], deal_points: Sequence[Sequence[int]]) -> list[int]:
+    """Croatian Lora (rulings V9): highest total first; on equal totals, fewer deals with
+    negative points first; still equal, shared."""
+    return places([-t for t in totals], [[-p for p in deal] for deal in deal_points])

@@ -184,11 +184,6 @@ class DominoDeal(LayoutDeal):
         super().__init__(hands, first)
         self.contract = LorumContract.DOMINO  # type: ignore[assignment]
         self.bank_before = bank
-        self.passes = [0, 0, 0, 0]
-
-    def pass_turn(self, seat: int) -> None:
-        super().pass_turn(seat)
-        self.passes[seat] += 1
 
     def _finish(self, out_seat: int) -> None:
         self.ended = True

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from app.games.cards import CARD_NAMES
 from app.games.lora.deal import Deal
 from app.games.lora.partie import LoraPartie
+from app.games.lora.variants import timer_only
 from app.games.lorum.contracts import N_DEALS, N_SEATS, contract_of, dealer_of, first_player_of
 from app.games.lorum.deals import DominoDeal, FastTrainDeal, KvartDeal, new_lorum_deal
 
@@ -20,6 +21,7 @@ class LorumPartie(LoraPartie):
     game: ClassVar[str] = "lorum"
     n_seats: ClassVar[int] = N_SEATS
     packet = 2  # "по 8 пачками по 2"
+    settings_rule = staticmethod(timer_only)
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None):
         self.bank = 0

@@ -1,0 +1,50 @@
+"""A house-rules table: its schedule and its contracts, and the deal each step deals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.games.cards import mask_of
+from app.games.lora.deal import Deal
+from app.games.lora.house_deals import BlindDeal, ChoosingDeal, ContractRule, PrognozaDeal, ScoredLayoutDeal, ScoredTrickDeal
+from app.games.lora.hrvatska import RULES as HRVATSKA_RULES
+from app.games.lora.klub_options import klub_rules
+from app.games.lora.variants import HRVATSKA, Schedule
+
+
+class HouseTable:
+    def __init__(self, settings: dict[str, Any]):
+        self.schedule = Schedule.of(settings)
+        self.rules: dict[str, ContractRule] = (
+            HRVATSKA_RULES if self.schedule.variant == HRVATSKA else klub_rules(settings)
+        )
+
+    def blind(self, k: int) -> bool:
+        """Is deal ``k`` dealt face down (its hands keep the dealt order)?"""
+        code = self.schedule.fixed_contract(k)
+        return code is not None and self.rules[code].kind == "slepi"
+
+    def contract_deal(self, code: str, order: Sequence[Sequence[int]], first: int) -> Deal:
+        rule = self.rules[code]
+        if rule.kind == "slepi":
+            return BlindDeal(rule, order, first)
+        hands = [mask_of(h) for h in order]
+        if rule.kind == "layout":
+            return ScoredLayoutDeal(rule, hands, first)
+        if rule.kind == "prognoza":
+            return PrognozaDeal(rule, hands, first)
+        return ScoredTrickDeal(rule, hands, first)
+
+    def new_deal(self, k: int, order: Sequence[Sequence[int]], earlier: Sequence[Deal]) -> Deal:
+        """Deal ``k`` with these hands; ``earlier``: the deals before it (izbor's choices)."""
+        schedule = self.schedule
+        first = schedule.first(k)
+        code = schedule.fixed_contract(k)
+        if code is not None:
+            return self.contract_deal(code, order, first)
+        chosen = [d.code for j, d in enumerate(earlier) if j < schedule.base_deals and d.first == first]
+        choices = schedule.choices(k, [c for c in chosen if c is not None])
+        titles = {c: self.rules[c].title for c in choices}
+        return ChoosingDeal([mask_of(h) for h in order], first, choices, titles,
+                            lambda chosen_code: self.contract_deal(chosen_code, order, first))

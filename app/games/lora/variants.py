@@ -1,0 +1,154 @@
+"""Lora's table settings and the order of a partie they give (rulings V1-V9, V17).
+
+``{}`` is the Club's own Lora (28 deals, contract numbers). ``{"variant": "klub", ...}``
+takes any combination of the Serbian table options; ``{"variant": "hrvatska"}`` is
+Croatian Lora. :func:`normalize` checks a settings object; :class:`Schedule` answers who
+deals, who opens and which contract is played (or may be chosen) in each deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.base import SettingsError
+
+KLUB = "klub"
+HRVATSKA = "hrvatska"
+LIBIJSKA = "libijska"  # a later issue (V10-V12): named so that it is refused clearly
+N_SEATS = 4
+
+# The contracts of each variant, in the article's (and the rulings') order.
+KLUB_CODES = ("vise", "manje", "dame", "herc", "zandar", "kralj", "lora")
+HRVATSKA_CODES = ("vise", "manje", "kralj_zadnji", "babe", "herc", "lora", "prognoza", "slepi")
+KLUB_FLAGS = ("izbor", "dodatni", "kralj_sesti", "dalje_kazna", "parovi")
+VARIANT_OPTIONS: dict[str, frozenset[str]] = {
+    KLUB: frozenset(KLUB_FLAGS + ("bez",)),
+    HRVATSKA: frozenset(),
+    LIBIJSKA: frozenset({"igraca", "opklade"}),
+}
+LIVE_KEYS = ("timer",)  # live table settings, never part of a record
+TIMER_RANGE = (15, 300)
+
+
+def _timer(settings: dict[str, Any]) -> dict[str, Any]:
+    timer = settings.get("timer")
+    if timer is not None and (
+        not isinstance(timer, int) or isinstance(timer, bool) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]
+    ):
+        raise SettingsError(f"timer must be off (null) or {TIMER_RANGE[0]}-{TIMER_RANGE[1]} seconds, got {timer!r}")
+    return {"timer": timer} if timer is not None else {}
+
+
+def timer_only(settings: object) -> dict[str, Any]:
+    """A table with no options but the live decision timer (Lórum)."""
+    if settings is None:
+        return {}
+    if not isinstance(settings, dict):
+        raise SettingsError("settings must be an object")
+    unknown = set(settings) - set(LIVE_KEYS)
+    if unknown:
+        raise SettingsError(f"this game has no setting {', '.join(sorted(unknown))}; only 'timer'")
+    return _timer(settings)
+
+
+def normalize(settings: object) -> dict[str, Any]:
+    """The full settings, or :class:`SettingsError` naming what is wrong.
+
+    ``{}`` (with at most the live timer) stays ``{}``: the Club's own Lora. Otherwise the
+    result names the variant and the options that are on (false options are dropped).
+    """
+    if settings is None:
+        return {}
+    if not isinstance(settings, dict):
+        raise SettingsError("settings must be an object")
+    live = _timer(settings)
+    rules = {k: v for k, v in settings.items() if k not in LIVE_KEYS}
+    if not rules:
+        return live
+    variant = rules.pop("variant", KLUB)
+    if variant not in VARIANT_OPTIONS:
+        raise SettingsError(f"Lora's variant is one of {', '.join(VARIANT_OPTIONS)}, got {variant!r}")
+    if variant == LIBIJSKA:
+        raise SettingsError("the Libyan variant (libijska) is not offered yet")
+    unknown = sorted(set(rules) - VARIANT_OPTIONS[variant])
+    if unknown:
+        for other, options in VARIANT_OPTIONS.items():
+            if other != variant and set(unknown) & options:
+                raise SettingsError(f"{', '.join(unknown)} belongs to another variant than {variant}")
+        raise SettingsError(f"Lora has no setting {', '.join(unknown)}")
+    out: dict[str, Any] = {"variant": variant}
+    for flag in KLUB_FLAGS:
+        if flag in rules:
+            value = rules[flag]
+            if not isinstance(value, bool):
+                raise SettingsError(f"{flag} is true or false, got {value!r}")
+            if value:
+                out[flag] = True
+    if "bez" in rules:
+        out.update(_bez(rules["bez"]))
+    if out.get("dodatni") and not out.get("izbor"):
+        raise SettingsError("dodatni (four extra deals) needs izbor (contract choice)")
+    return {**out, **live}
+
+
+def _bez(bez: object) -> dict[str, Any]:
+    if not isinstance(bez, list) or not all(isinstance(c, str) for c in bez):
+        raise SettingsError(f"bez is a list of contract codes, got {bez!r}")
+    unknown = [c for c in bez if c not in KLUB_CODES]
+    if unknown:
+        raise SettingsError(f"bez names contracts of {', '.join(KLUB_CODES)}, not {', '.join(unknown)}")
+    if len(set(bez)) != len(bez):
+        raise SettingsError("bez names a contract twice")
+    if set(bez) == set(KLUB_CODES):
+        raise SettingsError("bez may not leave out all seven contracts")
+    return {"bez": [c for c in KLUB_CODES if c in bez]} if bez else {}
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Who deals, who opens and which contract each deal plays (V1-V3, V5)."""
+
+    variant: str
+    contracts: tuple[str, ...]  # each dealer's (or chooser's) contracts, in order
+    izbor: bool = False
+    dodatni: bool = False
+
+    @classmethod
+    def of(cls, settings: dict[str, Any]) -> Schedule:
+        variant = settings.get("variant", KLUB)
+        if variant == HRVATSKA:
+            return cls(HRVATSKA, HRVATSKA_CODES)
+        bez = set(settings.get("bez", ()))
+        return cls(KLUB, tuple(c for c in KLUB_CODES if c not in bez), bool(settings.get("izbor")),
+                   bool(settings.get("dodatni")))
+
+    @property
+    def base_deals(self) -> int:
+        return N_SEATS * len(self.contracts)
+
+    @property
+    def n_deals(self) -> int:
+        return self.base_deals + (N_SEATS if self.dodatni else 0)
+
+    def dealer(self, k: int) -> int:
+        """With izbor the deal passes after every deal (V2), else after each dealer's round (V1)."""
+        return k % N_SEATS if self.izbor else k // len(self.contracts)
+
+    def first(self, k: int) -> int:
+        return (self.dealer(k) + 1) % N_SEATS
+
+    def fixed_contract(self, k: int) -> str | None:
+        """The contract of deal ``k``; None when its first player chooses it."""
+        return None if self.izbor else self.contracts[k % len(self.contracts)]
+
+    def choices(self, k: int, chosen_before: list[str]) -> list[str]:
+        """What the first player of deal ``k`` may choose; ``chosen_before``: his earlier
+        choices among the base deals (a dodatni deal chooses any contract again, V3)."""
+        if k >= self.base_deals:
+            return list(self.contracts)
+        return [c for c in self.contracts if c not in chosen_before]
+
+    @property
+    def highest_wins(self) -> bool:
+        return self.variant == HRVATSKA
