@@ -1,9 +1,13 @@
-"""The lobby's headings over HTTP (no browser); the fixtures are tests/test_ui_pages.py's."""
+"""The lobby's headings and the register form's password rule over HTTP (no browser); the
+fixtures are tests/test_ui_pages.py's."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
+from app.members.passwords import MAX_LENGTH, MIN_LENGTH
 from tests.test_ui_pages import PASSWORD, client, register  # noqa: F401
 
 
@@ -61,3 +65,33 @@ def test_each_member_sees_a_proposal_under_his_own_heading(client):  # noqa: F81
     assert headings(client, pid) == ["mine"] and withdraw_forms(client, pid) == 1
     lobby = client.get("/api/lobby").json()
     assert [p["id"] for p in lobby["mine"]] == [pid] and lobby["accepted"] == []
+
+
+RULE = {
+    "sr-Latn": f"Lozinka ima od {MIN_LENGTH} do {MAX_LENGTH} znakova i nije neka od najčešćih lozinki.",
+    "en": f"A password has {MIN_LENGTH} to {MAX_LENGTH} characters and is not one of the most common passwords.",
+}
+IN_ERROR = {
+    "sr-Latn": f"lozinka ima od {MIN_LENGTH} do {MAX_LENGTH} znakova i nije neka od najčešćih",
+    "en": f"a password has {MIN_LENGTH} to {MAX_LENGTH} characters and is not one of the most common ones",
+}
+
+
+@pytest.mark.parametrize("lang", ["sr-Latn", "en"])
+def test_the_register_form_states_the_password_rule_before_and_in_the_error(client, lang):  # noqa: F811
+    page = client.get(f"/register?lang={lang}").text
+    assert f'<p class="password-rule" id="password-rule">{RULE[lang]}</p>' in page
+    assert 'aria-describedby="password-rule"' in page
+    assert "password-rule" not in client.get(f"/login?lang={lang}").text
+    for n, bad in enumerate(["x" * (MIN_LENGTH - 1), "y" * (MAX_LENGTH + 1), "password", "Qwerty123"]):
+        r = client.post(f"/register?lang={lang}", data={"name": f"novi{n}", "password": bad, "password2": bad})
+        assert r.status_code == 422, (bad, r.status_code)
+        error = re.search(r'<p class="error" role="alert" id="form-error">([^<]*)</p>', r.text).group(1)
+        assert IN_ERROR[lang] in error, error
+        assert RULE[lang] in r.text  # and the rule is still there, by the field
+    # the rule's limits hold exactly
+    for n, good in enumerate(["z" * MIN_LENGTH, "w" * MAX_LENGTH]):
+        r = client.post(f"/register?lang={lang}", data={"name": f"dobar{n}", "password": good, "password2": good},
+                        follow_redirects=False)
+        assert r.status_code == 303, r.text
+        client.post("/logout")
