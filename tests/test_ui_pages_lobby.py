@@ -1,5 +1,5 @@
-"""The lobby's headings and the register form's password rule over HTTP (no browser); the
-fixtures are tests/test_ui_pages.py's."""
+"""The lobby's headings, the register form's password rule and the replay's sheet after a
+deal, over HTTP (no browser); the fixtures are tests/test_ui_pages.py's."""
 
 from __future__ import annotations
 
@@ -95,3 +95,25 @@ def test_the_register_form_states_the_password_rule_before_and_in_the_error(clie
                         follow_redirects=False)
         assert r.status_code == 303, r.text
         client.post("/logout")
+
+
+def test_the_replay_of_a_deal_carries_the_sheet_after_it():
+    """The replay endpoint's result (and papir) is the partie's after the replayed deal."""
+    from app.games.registry import descriptor
+    from app.games.simulate import random_partie
+    from app.web.pages.replay import replay_deal
+
+    for game, settings in (("lora", {}), ("preferans", {"bule": 30, "refe": 1})):
+        partie = random_partie(game, 11, settings)
+        record = partie.to_record(["a", "b", "c", "d"][: descriptor(game).seats])
+        n = len(record["deals"])
+        engine = descriptor(game).engine.new(record["settings"])
+        for k, deal in enumerate(record["deals"]):
+            engine.start_deal(deal["hands"], deal.get("talon"))
+            for seat, word in deal["actions"]:
+                engine.apply(seat, word)
+            if k in (0, 1, n - 1):
+                out = replay_deal(record, k)
+                assert out["result"] == engine.result() and out["papir"] == descriptor(game).papir(engine)
+                assert out["finished"] is (k == n - 1)
+        assert replay_deal(record, 0)["result"] != replay_deal(record, n - 1)["result"]
