@@ -105,9 +105,12 @@ def test_lorum_partie_against_three_computer_players(page, server):  # noqa: F81
         assert places == [1 + sum(1 for o in totals if o > mine) for mine in totals]  # highest total wins
 
     check_sheet("#sheet")
-    # the archive: the same sheet with the bank, and the replay of a Kvart deal
-    page.goto(server.url + f"/archive/{partie_id}")
+    # the archive: the same sheet with the bank beside the last deal's replay, and the
+    # replay of a Kvart deal
+    page.goto(server.url + f"/archive/{partie_id}#deal=28")
     check_sheet("#final-sheet")
+    page.select_option("#replay select.deal-pick", "0")
+    page.wait_for_function("() => document.querySelector('#replay .replay-title').textContent.endsWith('Herc')")
     page.wait_for_selector("#replay .replay-hand")
     assert page.locator("#replay .replay-hand .card").count() == 32
     for title in ("Dame", "Bez štihova", "Kvart"):

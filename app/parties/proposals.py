@@ -245,7 +245,13 @@ def get_summary(club: Club, partie_id: int, member: CurrentMember | None) -> dic
 
 
 def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
-    """What the lobby shows a member: invitations, open proposals, his own, running parties."""
+    """What the lobby shows a member of the proposals and running parties.
+
+    Each proposal is under one heading, as this member sees it: ``mine`` (he proposed
+    it), ``invitations`` (he is invited and has not answered), ``accepted`` (he accepted
+    or took a seat and waits for the other players), ``open`` (a seat he may take); one
+    he declined is not listed. Then ``playing`` (his tables) and ``running`` (to watch).
+    """
     with club.db.read() as s:
         proposed = s.scalars(select(Partie).where(Partie.status == "proposed").order_by(Partie.id)).all()
         mine_running = s.scalars(
@@ -257,17 +263,18 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
         watchable = s.scalars(
             select(Partie).where(Partie.status == "running").order_by(Partie.id.desc()).limit(50)
         ).all()
-        waiting, open_, own = [], [], []
+        invited, accepted, open_, own = [], [], [], []
         for p in proposed:
             summary = proposal_summary(p, member.id)
+            answer = next((r.answer for r in p.seats if r.member_id == member.id), None)
             if p.proposer_id == member.id:
                 own.append(summary)
-            elif any(r.member_id == member.id and r.answer == "invited" for r in p.seats):
-                waiting.append(summary)
-            elif any(r.kind == "open" for r in p.seats) and summary["my_seat"] is None:
+            elif answer == "invited":
+                invited.append(summary)
+            elif answer == "accepted":
+                accepted.append(summary)
+            elif answer is None and any(r.kind == "open" for r in p.seats):
                 open_.append(summary)
-            elif summary["my_seat"] is not None:
-                own.append(summary)
         playing = []
         for p in mine_running:
             summary = proposal_summary(p, member.id)
@@ -276,9 +283,10 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
                 summary["your_turn"] = summary["my_seat"] in table.latest.to_act
             playing.append(summary)
         return {
-            "invitations": waiting,
+            "invitations": invited,
             "open": open_,
             "mine": own,
+            "accepted": accepted,
             "playing": playing,
             "running": [proposal_summary(p, member.id) for p in watchable],
         }

@@ -17,7 +17,7 @@ from app.games.registry import descriptors
 from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
 from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, gettext_for, lang_of
-from app.web.strings import ERROR_TEXTS, js_strings
+from app.web.strings import error_text, js_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -38,7 +38,7 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "here_quoted": quote(here, safe=""),
         # The session-bound CSRF token of this member's forms (app.web.security).
         "csrf": form_token(session_token(request, request.app.state.club.settings)) if member else "",
-        "error_text": lambda code, fallback=None: _(ERROR_TEXTS[code]) if code in ERROR_TEXTS else (fallback or code),
+        "error_text": lambda code, fallback=None: error_text(_, code, fallback),
         # The games, from their descriptors: names, settings, rules pages.
         "games": games,
         "game_name": lambda code: games[code].name(lang) if code in games else code,

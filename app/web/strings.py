@@ -3,13 +3,21 @@ every text the table scripts show (translated into the page as ``#klub-strings``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from app.members import passwords
 from app.web.i18n import N_, gettext_for
+
+# The password rule (app/members/passwords.py), as the register form states it before.
+PASSWORD_RULE = N_("A password has {min} to {max} characters and is not one of the most common passwords.")
+# The numbers the texts name: {min} and {max} are the password rule's.
+TEXT_VALUES = {"min": passwords.MIN_LENGTH, "max": passwords.MAX_LENGTH}
 
 # Error codes of the services -> what a member reads.
 ERROR_TEXTS = {
     "bad_credentials": N_("Wrong name or password."),
     "invalid_name": N_("A name has 3 to 32 letters, digits, '.', '_' or '-'."),
-    "invalid_password": N_("The password is too short or too long."),
+    "invalid_password": N_("The password is too short or too long: a password has {min} to {max} characters and is not one of the most common ones."),
     "name_taken": N_("That name is taken."),
     "account_disabled": N_("This account is disabled."),
     "no_such_member": N_("There is no member with that name."),
@@ -23,7 +31,7 @@ ERROR_TEXTS = {
     "not_proposer": N_("Only the proposer may do that."),
     "no_such_partie": N_("There is no such partie."),
     "passwords_differ": N_("The two passwords differ."),
-    "common_password": N_("That password is too common; choose another."),
+    "common_password": N_("That password is one of the most common ones; choose another: a password has {min} to {max} characters and is not one of the most common ones."),
     "too_many_attempts": N_("Too many failed logins; try again later."),
     "too_many_registrations": N_("Too many new accounts from this address; try again later."),
     "bad_csrf": N_("This form has expired; reload the page and try again."),
@@ -64,6 +72,7 @@ JS_STRINGS = [
     N_("Deal {n} of 28"), N_("Hand {n}"), N_("Layout"), N_("Start card"),
     N_("Penalty cards"), N_("Step"), N_("Start"), N_("Back"), N_("Forward"), N_("End"),
     N_("Previous deal"), N_("Next deal"), N_("Loading…"), N_("waiting"),
+    N_("Deal"), N_("The sheet after deal {n}"),
     N_("The deal is over"), N_("result"), N_("played"), N_("open"), N_("invited"), N_("declined"),
     N_("kontra"), N_("rekontra"), N_("Your session has ended."),
     N_("to act"), N_("You are watching"), N_("Offers of the declarer"), N_("You"),
@@ -82,6 +91,15 @@ JS_STRINGS = [
     N_("word:vracam pad"), N_("word:skart"), N_("word:pik"), N_("word:karo"), N_("word:herc"),
     N_("word:tref"), N_("word:nudim"),
 ]
+
+
+def error_text(_: Callable[[str], str], code: str, fallback: str | None = None) -> str:
+    """What a member reads of an error code, in the language of ``_`` (``fallback``: unknown codes)."""
+    return _(ERROR_TEXTS[code]).format(**TEXT_VALUES) if code in ERROR_TEXTS else (fallback or code)
+
+
+def password_rule(_: Callable[[str], str]) -> str:
+    return _(PASSWORD_RULE).format(**TEXT_VALUES)
 
 
 def js_strings(lang: str) -> dict[str, str]:

@@ -1,4 +1,7 @@
-/* Klub: the archive — the final score sheet and the hand-by-hand replay (all hands face up). */
+/* Klub: the archive — the hand-by-hand replay (all hands face up) and, beside it, the
+   score sheet (or papir) as it stood after the replayed deal. The deal and step shown are
+   kept in the URL (#deal=n&step=s, n from 1) and in the tab's sessionStorage, so a reload or a
+   return to the page comes back to them; otherwise the replay opens on the first deal. */
 "use strict";
 (function () {
   const K = window.Klub;
@@ -9,19 +12,50 @@
   const players = data.players;
 
   const G = K.games[data.game];
-  if (data.view) sheet.append(G.finalSheet(players, data.view));
-
   const box = document.getElementById("replay");
   const partie = box.dataset.partie;
   const st = { deal: null, step: 0, rec: null };
+  const KEY = `klub-replay-${partie}`;
 
-  async function load(deal) {
-    const q = deal === null ? "" : `?deal=${deal}`;
-    const r = await fetch(`/ui/api/parties/${partie}/replay${q}`);
-    if (!r.ok) { K.clear(box).append(K.el("p.muted", { text: K.T("Error") })); return; }
+  /* The sheet as it stands now: before the replay has a deal to show (or could not load). */
+  function currentSheet() {
+    if (data.view && !sheet.firstChild) sheet.append(G.finalSheet(players, data.view));
+  }
+
+  /* The sheet after the replayed deal: the replay's result (and papir) of the partie
+     replayed up to the end of that deal, drawn as the game draws a view's sheet. */
+  function sheetAfter(rec) {
+    const after = { result: rec.result, papir: rec.papir, finished: rec.finished, deal: { index: rec.deal } };
+    K.clear(sheet).append(K.el("p.sheet-after", { text: K.T("The sheet after deal {n}", { n: rec.deal + 1 }) }),
+      G.finalSheet(players, after));
+  }
+
+  function remembered() {
+    let where = location.hash.slice(1);
+    if (!where) try { where = sessionStorage.getItem(KEY) || ""; } catch (e) { where = ""; }
+    const m = /^deal=([1-9]\d*)(?:&step=(\d+))?$/.exec(where);
+    return m ? { deal: Number(m[1]) - 1, step: Number(m[2] || 0) } : { deal: 0, step: 0 };
+  }
+
+  function remember() {
+    const where = `deal=${st.deal + 1}&step=${st.step}`;
+    history.replaceState(null, "", `#${where}`);
+    try { sessionStorage.setItem(KEY, where); } catch (e) { /* no storage: the URL keeps it */ }
+  }
+
+  async function load(deal, step) {
+    const r = await fetch(`/ui/api/parties/${partie}/replay?deal=${deal}`);
+    if (!r.ok) {
+      if (deal !== 0) return load(0, 0);  // a deal this partie does not have (an old link)
+      currentSheet();
+      K.clear(box).append(K.el("p.muted", { text: K.T("Error") }));
+      return;
+    }
     st.rec = await r.json();
     st.deal = st.rec.deal;
-    st.step = 0;
+    st.step = Math.max(0, Math.min(step || 0, st.rec.steps.length - 1));
+    if (st.deal === null) currentSheet();
+    else sheetAfter(st.rec);
     draw();
   }
 
@@ -36,16 +70,28 @@
       onclick: () => go(step) }, label);
   }
 
+  /* Any deal of the partie at once (the last one: the final sheet). */
+  function dealPicker(rec) {
+    const pick = K.el("select.deal-pick", { onchange: () => load(Number(pick.value), 0).then(() => refocus("select.deal-pick")) });
+    for (let k = 0; k < rec.deals; k++) pick.append(K.el("option", { value: String(k), selected: k === rec.deal ? true : null }, String(k + 1)));
+    return K.el("label.deal-pick-label", null, `${K.T("Deal")} `, pick, ` / ${rec.deals}`);
+  }
+
   function go(step) {
     const n = st.rec.steps.length;
     if (step === "start") st.step = 0;
     else if (step === "prev") st.step = Math.max(0, st.step - 1);
     else if (step === "next") st.step = Math.min(n - 1, st.step + 1);
     else if (step === "end") st.step = n - 1;
-    else if (step === "prev-deal" && st.deal > 0) return load(st.deal - 1);
-    else if (step === "next-deal" && st.deal < st.rec.deals - 1) return load(st.deal + 1);
+    else if (step === "prev-deal" && st.deal > 0) return load(st.deal - 1, 0).then(() => refocus(`button[data-step="${step}"]`));
+    else if (step === "next-deal" && st.deal < st.rec.deals - 1) return load(st.deal + 1, 0).then(() => refocus(`button[data-step="${step}"]`));
     draw();
-    const again = box.querySelector(`button[data-step="${step}"]`);
+    refocus(`button[data-step="${step}"]`);
+  }
+
+  /* The control just used keeps the focus after the replay is drawn again. */
+  function refocus(selector) {
+    const again = box.querySelector(selector);
     if (again && !again.disabled) again.focus();
   }
 
@@ -53,6 +99,7 @@
     const rec = st.rec;
     K.clear(box);
     if (!rec || rec.deal === null) { box.append(K.el("p", { text: K.T("No deals yet.") })); return; }
+    remember();
     const steps = rec.steps;
     const cur = steps[st.step];
     const t = cur.table;
@@ -66,7 +113,8 @@
       K.el("span.step-no", { "aria-live": "polite", text: `${K.T("Step")} ${st.step} / ${steps.length - 1}` }),
       button("next", K.T("Forward") + " ▶", st.step === steps.length - 1),
       button("end", K.T("End"), st.step === steps.length - 1),
-      button("next-deal", K.T("Next deal") + " ▶▶", st.deal >= rec.deals - 1));
+      button("next-deal", K.T("Next deal") + " ▶▶", st.deal >= rec.deals - 1),
+      dealPicker(rec));
     box.append(bar);
     const acting = cur.action ? cur.action[0] : null;
     box.append(K.el("p.replay-log", { text: cur.action ? `${players[cur.action[0]]}: ${word(cur.action[1])}` : K.T("Start") }));
@@ -77,7 +125,8 @@
       const before = steps[st.step - 1].table.trick || [];
       if (before.length) trick = before.concat([cur.action]);
     }
-    const drawn = R.middle(t, cur.action);
+    const laid = R.layout && R.layout(t, cur.action);
+    const drawn = laid ? [laid] : R.middle(t, cur.action);
     if (drawn) mid.append(...drawn);
     else {
       trick.forEach(([s, c]) => mid.append(K.el("span.rt", null, C.card(c, { small: true, cls: s === acting ? "just" : null }), K.el("small", { text: " " + players[s] }))));
@@ -99,10 +148,11 @@
   }
 
   box.addEventListener("keydown", (ev) => {
-    if (!st.rec) return;
+    if (!st.rec || ev.target.tagName === "SELECT") return;
     if (ev.key === "ArrowRight") { ev.preventDefault(); go("next"); }
     else if (ev.key === "ArrowLeft") { ev.preventDefault(); go("prev"); }
   });
   box.tabIndex = 0;
-  load(data.status === "finished" ? 0 : null);
+  const start = remembered();
+  load(start.deal, start.step);
 })();

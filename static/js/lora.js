@@ -219,15 +219,8 @@
     replay: {
       title: (rec) => `${K.T("Deal {n} of 28", { n: rec.deal + 1 })} · ${K.sheets.contract(rec.deal)}`,
       pointsAtEnd: true,
-      /* The layout's rows, or Lórum's chains and train (with the card just played); null: a trick. */
+      /* Lórum's chains and train (with the card just played); null: a trick. */
       middle(t, action) {
-        if (t.contract === 7) {
-          return (t.rows || []).filter((row) => row.length).map((row) => {
-            const r = K.el("span.layout-cards");
-            row.forEach((c) => r.append(C().card(c, { small: true })));
-            return r;
-          });
-        }
         if (!t.chain && !t.train) return null;
         const rows = t.train ? [t.train] : (t.chains || []).concat(t.chain.length ? [t.chain] : []);
         const out = rows.map((row) => {
@@ -237,6 +230,15 @@
         });
         if (t.bank !== undefined && t.bank !== null) out.push(K.el("span.bank", { text: ` ${K.T("Bank")}: ${t.bank}` }));
         return out;
+      },
+      /* Lora's layout, Lórum's Domino: the four suit rows as the table draws them, the card
+         just played marked; null for the other contracts. */
+      layout(t, action) {
+        if (t.contract !== 7) return null;
+        const box = layout(null, t);
+        const just = action && box.querySelector(`.card[data-card="${action[1]}"]`);
+        if (just) just.classList.add("just");
+        return box;
       },
     },
   };

@@ -10,8 +10,9 @@ from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.members import service as members
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
-from app.web.i18n import COOKIE, LANGUAGES
+from app.web.i18n import COOKIE, LANGUAGES, gettext_for, lang_of
 from app.web.render import client_address, context, form_refused, read_form, render, safe_next
+from app.web.strings import password_rule
 
 router = APIRouter()
 
@@ -24,22 +25,28 @@ def switch_language(code: str, request: Request, next: str | None = None):
     return response
 
 
+def _form_ctx(request: Request, mode: str, nxt: str, name: str, **extra) -> dict:
+    """The log-in or register form; the register form states the password rule before."""
+    rule = password_rule(gettext_for(lang_of(request))) if mode == "register" else ""
+    return context(request, None, mode=mode, next=nxt, name=name, password_rule=rule, **extra)
+
+
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, member: OptionalMemberDep, next: str | None = None):
     if member is not None:
         return RedirectResponse(safe_next(next), status_code=303)
-    return render(request, "login.html", context(request, None, mode="login", next=safe_next(next), name=""))
+    return render(request, "login.html", _form_ctx(request, "login", safe_next(next), ""))
 
 
 @router.get("/register", response_class=HTMLResponse)
 def register_page(request: Request, member: OptionalMemberDep, next: str | None = None):
     if member is not None:
         return RedirectResponse(safe_next(next), status_code=303)
-    return render(request, "login.html", context(request, None, mode="register", next=safe_next(next), name=""))
+    return render(request, "login.html", _form_ctx(request, "register", safe_next(next), ""))
 
 
 def _refused_form(request: Request, mode: str, nxt: str, name: str, e: ClubError) -> Response:
-    ctx = context(request, None, mode=mode, next=nxt, name=name, error=e.code, error_message=e.message)
+    ctx = _form_ctx(request, mode, nxt, name, error=e.code, error_message=e.message)
     response = render(request, "login.html", ctx, status=e.status if e.status < 500 else 400)
     if "retry_after" in e.extra:
         response.headers["Retry-After"] = str(e.extra["retry_after"])

@@ -1,8 +1,9 @@
 """JSON the Club's screens need beyond the REST API of the server: the replay of a partie.
 
 - ``GET /ui/api/parties/{id}/replay?deal=k``: every step of deal k with all hands face up
-  (for the archive's hand-by-hand viewer). It replays the partie's ``klub-record/1`` with
-  the engines; a running partie's deal in play is not shown (its record is redacted).
+  (for the archive's hand-by-hand viewer), and the result (and papir) after deal k for the
+  sheet beside it. It replays the partie's ``klub-record/1`` with the engines; a running
+  partie's deal in play is not shown (its record is redacted).
 - ``GET /ui/api/parties/{id}/shown/{k}``: the whole of an ended deal, for the games whose
   rules show it to everyone once it is over (the table's "previous hand").
 """
@@ -51,8 +52,9 @@ def replay_deal(record: dict[str, Any], k: int | None) -> dict[str, Any]:
     for seat, word in d["actions"]:
         engine.apply(seat, word)
         steps.append(step([seat, word]))
+    # The sheet beside the replay: the partie as it stood at the end of deal k.
     return {**base, "deal": k, "dealt": {"hands": d["hands"], "talon": d.get("talon")}, "steps": steps,
-            "result": engine.result(), "papir": game.papir(engine)}
+            "result": engine.result(), "papir": game.papir(engine), "finished": engine.finished}
 
 
 @router.get("/parties/{partie_id}/replay")

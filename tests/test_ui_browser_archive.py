@@ -1,0 +1,255 @@
+"""The archive's replay in a real browser (Playwright driving Debian's Chromium).
+
+Lora's layout and Lórum's Domino are drawn as the four suit rows of the table; the sheet
+or papir beside the replay is the one after the replayed deal; an unfinished partie's
+replay opens on its first deal and the page remembers the deal and step it shows.
+
+The parties are written straight into the live server's database: a member's seat and
+three (or two) computer seats, the log of a partie of random legal words, so the tests
+need not play 28 deals first. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+
+import pytest
+
+from tests.test_ui_browser import browser, register  # noqa: F401  (Chromium, for this module's server)
+from tests.ui_helpers import need_chromium, shot, start_server, stop_server
+
+WIDE = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+LAYOUT_DEAL = 6  # the seventh deal: Lora's layout (contract 7), Lórum's Domino
+SUIT_ROWS = ["S", "H", "C", "D"]  # the order the table draws the layout's rows in
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    need_chromium()
+    tmp = tmp_path_factory.mktemp("archive")
+    s = start_server(tmp)
+    s.db_url = f"sqlite:///{tmp / 'klub.db'}"
+    yield s
+    stop_server(s)
+
+
+@pytest.fixture(scope="module")
+def member(server, browser):  # noqa: F811
+    """A member registered through the form; returns (name, the session's cookies)."""
+    ctx = browser.new_context()
+    name = register(ctx.new_page(), server, "arhivar")
+    cookies = ctx.cookies()
+    ctx.close()
+    return name, cookies
+
+
+def open_page(browser, member, viewport=WIDE):
+    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    ctx.add_cookies(member[1])
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    pg.js_errors = errors
+    return pg
+
+
+def close_page(pg) -> None:
+    errors = list(pg.js_errors)
+    pg.context.close()
+    assert not errors, f"JavaScript errors or CSP violations: {errors}"
+
+
+def random_log(game: str, seed: str, settings: dict, stop=None):
+    """A partie of random legal words from ``seed``: the engine and the log of (seat, word).
+
+    ``stop(engine)`` ends it early (an unfinished partie).
+    """
+    from app.tables.engines import new_engine
+
+    engine = new_engine(game, settings, seed)
+    rng = random.Random(seed)
+    optional = type(engine).optional_words
+    log: list[tuple[int, str]] = []
+    while not engine.finished and not (stop and stop(engine)):
+        seats = engine.seats_to_act()
+        seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+        words = engine.legal_actions(seat)
+        if optional and rng.random() >= 0.05:
+            words = [w for w in words if w not in optional] or words
+        word = rng.choice(words)
+        engine.apply(seat, word)
+        log.append((seat, word))
+    return engine, log
+
+
+def seed_partie(server, member_name: str, game: str, settings: dict | None = None, stop=None, seed=None) -> dict:
+    """Write a partie of random play into the server's database: the member at seat 0,
+    computer players at the others; finished, or running when ``stop`` ends it early."""
+    from sqlalchemy import create_engine, select
+    from sqlalchemy.orm import Session
+
+    from app.db.models import Action, Member, Partie, PartieSeat
+    from app.db.types import utcnow
+    from app.games.registry import descriptor
+
+    game_d = descriptor(game)
+    settings = game_d.normalize_settings(settings or {})
+    seed = seed or secrets.token_hex(16)
+    engine, log = random_log(game, seed, settings, stop)
+    db = create_engine(server.db_url)
+    with Session(db) as s, s.begin():
+        me = s.scalar(select(Member).where(Member.name_key == member_name.lower()))
+        seats = [PartieSeat(seat=0, kind="member", member_id=me.id, answer="accepted")]
+        seats += [PartieSeat(seat=i, kind="bot", bot="pocetnik", answer="accepted") for i in range(1, game_d.seats)]
+        now = utcnow()
+        partie = Partie(game=game, settings=settings, status="finished" if engine.finished else "running",
+                        proposer_id=me.id, seed=seed, version=len(log), result=engine.result(), seats=seats,
+                        started_at=now, finished_at=now if engine.finished else None)
+        s.add(partie)
+        s.flush()
+        s.add_all(Action(partie_id=partie.id, seq=i + 1, seat=seat, word=word, member_id=me.id if seat == 0 else None,
+                         source="member" if seat == 0 else "bot") for i, (seat, word) in enumerate(log))
+        partie_id = partie.id
+    db.dispose()
+    return {"id": partie_id, "engine": engine, "log": log, "settings": settings, "seed": seed}
+
+
+def result_after(game: str, partie: dict, k: int) -> dict:
+    """The engine's result after deal ``k`` of a seeded partie (every word up to its end)."""
+    from app.tables.engines import new_engine
+
+    engine = new_engine(game, partie["settings"], partie["seed"])
+    for seat, word in partie["log"]:
+        if engine.deal_index > k or engine.finished:
+            break
+        engine.apply(seat, word)
+    return engine.result()
+
+
+def replay_state(pg) -> dict:
+    return pg.evaluate("""() => {
+      const box = document.getElementById("replay");
+      return {title: (box.querySelector(".replay-title") || {}).textContent || "",
+              step: (box.querySelector(".step-no") || {}).textContent || "", hash: location.hash};
+    }""")
+
+
+def goto_deal(pg, k: int) -> None:
+    """Forward to deal ``k`` with the replay's own buttons (deal 1 is shown first)."""
+    for n in range(1, k + 1):
+        pg.click("#replay button[data-step='next-deal']")
+        pg.wait_for_function(f"() => /\\b{n + 1} od 28/.test(document.querySelector('#replay .replay-title').textContent)")
+
+
+def layout_rows(pg) -> list[dict]:
+    return pg.eval_on_selector_all(
+        "#replay .replay-mid .layout-row",
+        "rows => rows.map(r => ({suit: r.dataset.suit, cards: [...r.querySelectorAll('[data-card]')].map(c => c.dataset.card)}))",
+    )
+
+
+def check_layout(pg, actions: list, n: int) -> None:
+    """The replay's layout after ``n`` words of the deal: four suit rows (spades, hearts,
+    clubs, diamonds, as the table draws them), each holding that suit's cards played so far."""
+    played = [w for _, w in actions[:n] if w != "dalje"]
+    rows = layout_rows(pg)
+    assert [r["suit"] for r in rows] == SUIT_ROWS, rows
+    for r in rows:
+        assert all(c[1] == r["suit"] for c in r["cards"]), r
+        assert sorted(r["cards"]) == sorted(c for c in played if c[1] == r["suit"]), r
+    start = pg.inner_text("#replay .replay-mid .layout-start")
+    assert start.endswith("10" if played[0][0] == "T" else played[0][0]), start
+
+
+@pytest.mark.parametrize("game", ["lora", "lorum"])
+def test_the_layout_deal_is_replayed_as_four_suit_rows(browser, server, member, game):  # noqa: F811
+    partie = seed_partie(server, member[0], game)
+    record = partie["engine"].to_record(["a", "b", "c", "d"])
+    actions = record["deals"][LAYOUT_DEAL]["actions"]
+    for viewport, size in ((WIDE, "1366"), (PHONE, "390")):
+        pg = open_page(browser, member, viewport)
+        pg.goto(f"{server.url}/archive/{partie['id']}")
+        pg.wait_for_selector("#replay .replay-hand")
+        goto_deal(pg, LAYOUT_DEAL)
+        # halfway through the deal: rows of several cards, the card just played marked
+        half = len(actions) // 2
+        for _ in range(half):
+            pg.click("#replay button[data-step='next']")
+        pg.wait_for_function(f"() => document.querySelector('#replay .step-no').textContent.startsWith('Korak {half} ')")
+        check_layout(pg, actions, half)
+        seat, word = actions[half - 1]
+        if word != "dalje":
+            assert pg.locator(f"#replay .layout-row .card.just[data-card='{word}']").count() == 1
+        shot(pg, f"replay-{game}-layout-{size}")
+        # at its end every card played lies in its suit's row
+        pg.click("#replay button[data-step='end']")
+        check_layout(pg, actions, len(actions))
+        close_page(pg)
+
+
+@pytest.mark.parametrize("game", ["lora", "preferans"])
+def test_the_sheet_beside_the_replay_is_the_one_after_the_replayed_deal(browser, server, member, game):  # noqa: F811
+    settings = {"bule": 30, "refe": 1} if game == "preferans" else {}
+    partie = seed_partie(server, member[0], game, settings)
+    final = partie["engine"].result()
+    for viewport, size in ((WIDE, "1366"), (PHONE, "390")):
+        pg = open_page(browser, member, viewport)
+        pg.goto(f"{server.url}/archive/{partie['id']}")
+        pg.wait_for_selector("#replay .replay-hand")
+        for k in (0, 1, 2):
+            if k:
+                pg.click("#replay button[data-step='next-deal']")
+            after = result_after(game, partie, k)
+            if game == "lora":
+                pg.wait_for_function(f"() => document.querySelectorAll('#final-sheet td.pts:not(.empty)').length === {4 * (k + 1)}")
+                totals = pg.eval_on_selector_all("#final-sheet tfoot tr.totals td", "els => els.map(e => Number(e.textContent))")
+                assert totals == after["totals"] != final["totals"]
+                current = pg.eval_on_selector_all("#final-sheet tbody tr.current", "els => els.map(e => e.dataset.deal)")
+                assert current == [str(k)]
+            else:
+                expected = [str(x) for x in after["results"]]
+                pg.wait_for_function(
+                    "(want) => JSON.stringify([...document.querySelectorAll('#final-sheet .p-result b')]"
+                    ".map(e => e.textContent)) === JSON.stringify(want)", arg=expected)
+                assert after["results"] != final["results"]
+                assert pg.locator("#final-sheet .p-place").count() == 0  # no places before the end
+            assert f"{k + 1}" in pg.inner_text("#final-sheet .sheet-after")
+            if k == 1:
+                shot(pg, f"replay-{game}-sheet-{size}")
+        close_page(pg)
+
+
+def test_an_unfinished_partie_is_replayed_from_its_first_deal_and_the_page_remembers_where(browser, server, member):  # noqa: F811
+    partie = seed_partie(server, member[0], "lora", stop=lambda e: e.deal_index >= 9 and e.seats_to_act() == [0])
+    assert not partie["engine"].finished
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{partie['id']}")
+    pg.wait_for_selector("#replay .replay-hand")
+    state = replay_state(pg)
+    assert "1 od 28" in state["title"] and state["step"].startswith("Korak 0 "), state
+    goto_deal(pg, 3)
+    assert pg.evaluate("() => document.activeElement.dataset.step") == "next-deal"  # the focus stays
+    for _ in range(5):
+        pg.click("#replay button[data-step='next']")
+    pg.wait_for_function("() => document.querySelector('#replay .step-no').textContent.startsWith('Korak 5 ')")
+    assert re.fullmatch(r"#deal=4&step=5", replay_state(pg)["hash"])
+    # a reload, and a visit without the hash in the same tab, come back to deal 4, step 5
+    for url in (pg.url, f"{server.url}/archive/{partie['id']}"):
+        pg.goto(server.url + "/archive")
+        pg.goto(url)
+        pg.wait_for_function("() => document.querySelector('#replay .step-no') && "
+                             "document.querySelector('#replay .step-no').textContent.startsWith('Korak 5 ')")
+        assert "4 od 28" in replay_state(pg)["title"]
+    # the sheet beside it is the one after deal 4
+    assert pg.locator("#final-sheet td.pts:not(.empty)").count() == 16
+    close_page(pg)
+    # another tab (a new session storage) without the hash opens on the first deal again
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{partie['id']}")
+    pg.wait_for_selector("#replay .replay-hand")
+    assert "1 od 28" in replay_state(pg)["title"]
+    close_page(pg)
