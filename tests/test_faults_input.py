@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import contextlib
 import json
 import os
 import re
@@ -310,14 +311,15 @@ def test_table_socket_answers_any_frame_and_stays_open(live_server, monkeypatch)
 
     view, sender = wait_for(waiting)
     socket: dict = {}
+    sockets = contextlib.ExitStack()  # every socket opened is closed at the end
 
     def open_socket():
-        ws = connect(
+        ws = sockets.enter_context(connect(
             f"{live_server.ws_url}/ws/parties/{pid}",
             additional_headers={"Cookie": cookie_header(sender), "Origin": live_server.origin},
             max_size=2**22,
             open_timeout=10,
-        )
+        ))
         assert json.loads(ws.recv(timeout=20))["type"] == "state"
         socket["ws"] = ws
         return ws
@@ -344,9 +346,6 @@ def test_table_socket_answers_any_frame_and_stays_open(live_server, monkeypatch)
         assert not [a for a in answers if a["type"] == "ack"], answers
         assert not [a for a in answers if a["type"] == "error" and a["code"] == "internal"], answers
 
-    try:
+    with sockets:
         send()
-    finally:
-        if "ws" in socket:
-            socket["ws"].close()
     assert ana.get(f"/api/parties/{pid}/view").json()["version"] == view["version"]  # nothing moved

@@ -72,7 +72,7 @@ class ScoredTrickDeal(TrickDeal):
 
 
 class ScoredLayoutDeal(LayoutDeal):
-    """The layout scored by its rule (its ``dalje``\s may cost, V6, V9)."""
+    """The layout scored by its rule (its ``dalje`` words may cost, V6, V9)."""
 
     def __init__(self, rule: ContractRule, hands: list[int], first: int):
         super().__init__(hands, first)
