@@ -68,7 +68,9 @@ def _every_game(client_) -> None:
         assert re.search(rf'name="game" value="{g.code}" data-seats="{g.seats}"', lobby), g.code
         assert g.tagline("sr-Latn") in lobby
         for f in g.settings:
-            assert f'name="{g.code}.{f.key}"' in lobby, (g.code, f.key)
+            assert f'data-setting="{g.code}.{f.key}"' in lobby, (g.code, f.key)
+            for c in f.options():
+                assert c.label("sr-Latn") in lobby, (g.code, f.key, c.value)
         if g.quick_start:
             assert f'id="quick-{g.code}"' in lobby
         assert f'game={g.code}"' in archive and g.name("sr-Latn") in archive

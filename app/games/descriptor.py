@@ -29,21 +29,64 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One value of a setting, with what the form and the lists call it."""
+
+    value: str | int
+    label: Text
+    hint: Text | None = None
+
+
+CHOICE, FLAG, SUBSET = "choice", "flag", "subset"
+
+
+@dataclass(frozen=True)
 class SettingField:
-    """One setting of the proposal form: a choice among whole numbers."""
+    """One setting of the proposal form.
+
+    ``choice``: one of ``choices`` (whole numbers, or :class:`Choice` values); the value
+    ``""`` means the setting is left out. ``flag``: on (``True``) or left out. ``subset``:
+    a list of some of the ``choices`` (left out when empty). ``when=(key, value)``: the
+    field belongs to that value of another field (shown and read only then).
+    """
 
     key: str
     label: Text
-    choices: tuple[int, ...]
-    default: int
+    choices: tuple[int | Choice, ...] = ()
+    default: int | str | bool = ""
     hint: Text | None = None
+    kind: str = CHOICE
+    when: tuple[str, str | int] | None = None
 
-    def parse(self, raw: str | None) -> int:
-        """The form's value; a missing or unreadable one is the default (the engine checks range)."""
-        try:
-            return int(raw) if raw not in (None, "") else self.default
-        except ValueError:
-            return self.default
+    def options(self) -> tuple[Choice, ...]:
+        return tuple(c if isinstance(c, Choice) else Choice(c, Text(str(c), str(c))) for c in self.choices)
+
+    def parse(self, form: Mapping[str, str]) -> Any:
+        """The value the form says (None: left out); the engine checks it."""
+        if self.kind == FLAG:
+            return True if form.get(self.key) == "on" else None
+        if self.kind == SUBSET:
+            return [c.value for c in self.options() if form.get(f"{self.key}.{c.value}") == "on"] or None
+        raw = form.get(self.key)
+        if raw in (None, ""):
+            return self.default if self.default != "" else None
+        for c in self.options():
+            if str(c.value) == raw:
+                return c.value
+        return raw  # not one of ours: the engine names the problem
+
+    def describe(self, value: Any, lang: str | None) -> str | None:
+        """The value as the lists show it, or None when it says nothing worth showing."""
+        if value is None or value is False or value == "" or value == []:
+            return None
+        labels = {c.value: c.label(lang) for c in self.options()}
+        if self.kind == FLAG:
+            return self.label(lang)
+        if self.kind == SUBSET:
+            return f"{self.label(lang)}: {', '.join(labels.get(v, str(v)) for v in value)}"
+        if all(isinstance(c, Choice) for c in self.choices):
+            return labels.get(value, str(value))
+        return f"{self.label(lang).lower()} {value}"
 
 
 def texts(*pairs: tuple[str, str]) -> tuple[Text, ...]:
@@ -112,19 +155,28 @@ class GameDescriptor:
         return self.engine.n_seats
 
     def default_settings(self) -> dict[str, Any]:
-        return {f.key: f.default for f in self.settings}
+        return {f.key: f.default for f in self.settings if f.default not in ("", False)}
 
     def settings_from_form(self, form: Mapping[str, str]) -> dict[str, Any]:
-        return {f.key: f.parse(form.get(f.key)) for f in self.settings}
+        """The settings a proposal form says (field names without the game's prefix)."""
+        out: dict[str, Any] = {}
+        for f in self.settings:
+            if f.when is not None and str(out.get(f.when[0], "")) != str(f.when[1]):
+                continue
+            value = f.parse(form)
+            if value is not None:
+                out[f.key] = value
+        return out
 
     def normalize_settings(self, settings: object) -> dict[str, Any]:
         """The engine's full settings, or :class:`SettingsError`."""
         return self.engine.normalize_settings(settings)
 
     def describe_settings(self, settings: Mapping[str, Any] | None, lang: str | None) -> str:
-        """The settings as one line for lists: "bule 60, refe 2"."""
+        """The settings as one line for lists: "bule 60, refe 2"; "Hrvatska lora"."""
         settings = settings or {}
-        return ", ".join(f"{f.label(lang).lower()} {settings[f.key]}" for f in self.settings if f.key in settings)
+        shown = (f.describe(settings.get(f.key), lang) for f in self.settings)
+        return ", ".join(text for text in shown if text)
 
     def papir(self, engine: PartieEngine) -> dict[str, Any] | None:
         """The engine's own paper (None: the game has only its ``result()``)."""
@@ -140,4 +192,4 @@ class GameDescriptor:
                 "contracts": [c(lang) for c in self.contracts]}
 
 
-__all__ = ["GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "rules_pages", "same_word", "texts"]
+__all__ = ["CHOICE", "FLAG", "SUBSET", "Choice", "GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "rules_pages", "same_word", "texts"]

@@ -7,10 +7,19 @@
     const sync = () => {
       const choice = form.querySelector("input[name=game]:checked");
       const others = Number(choice.dataset.seats) - 1;
+      // A game's settings; a setting that belongs to a value of another (house-rule
+      // options to their variant) only with that value; a choice's hint for its value.
+      const valueOf = (name) => {
+        const el = form.elements[name];
+        return el && !el.disabled ? el.value : null;
+      };
       for (const field of form.querySelectorAll(".game-setting[data-game]")) {
-        const off = field.dataset.game !== choice.value;
+        let off = field.dataset.game !== choice.value;
+        if (!off && field.dataset.when) off = valueOf(field.dataset.when) !== field.dataset.whenValue;
         field.hidden = off;
-        field.querySelector("select").disabled = off;
+        for (const input of field.querySelectorAll("select, input")) input.disabled = off;
+        const select = field.querySelector("select");
+        for (const hint of field.querySelectorAll(".choice-hint")) hint.hidden = !select || hint.dataset.value !== select.value;
       }
       const exhibition = form.querySelector("input[name=exhibition]").checked;
       for (const line of form.querySelectorAll(".seat-line[data-seat]")) {

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from app.games.descriptor import GameDescriptor, Text, hands_in_views, public_part, rules_pages, texts
+from app.games.descriptor import (
+    FLAG,
+    SUBSET,
+    Choice,
+    GameDescriptor,
+    SettingField,
+    Text,
+    hands_in_views,
+    public_part,
+    rules_pages,
+    texts,
+)
+from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES
 from app.games.lora.partie import LoraPartie
 
 # The public part of a Lora-table deal the replay shows after each step.
@@ -10,15 +22,53 @@ REPLAY_KEYS = ("index", "contract", "contract_title", "dealer", "first", "turn",
                "trick_counts", "penalty_cards", "rows", "start_rank")
 
 
+CONTRACTS = texts(
+    ("Što više", "Most tricks"), ("Što manje", "Fewest tricks"), ("Dame", "Queens"), ("Herc", "Hearts"),
+    ("Žandar tref", "Jack of clubs"), ("K herc i 8. štih", "King of hearts and the last trick"), ("Lora", "Lora"),
+)
+HOUSE = ("variant", KLUB)  # the Serbian table options belong to the klub house rules
+
+
+def _option(key: str, sr: str, en: str, hint_sr: str, hint_en: str) -> SettingField:
+    return SettingField(key, Text(sr, en), kind=FLAG, hint=Text(hint_sr, hint_en), when=HOUSE)
+
+
+# The proposal form: the Club's Lora (settings {}), house rules with the Serbian table
+# options (rulings V1-V8), or Croatian Lora (V9).
+SETTINGS = (
+    SettingField("variant", Text("Pravila", "Rules"), choices=(
+        Choice("", Text("Klub", "The Club's"), Text("pravila Kluba: 7 ugovora, 28 deljenja",
+                                                     "the Club's rules: 7 contracts, 28 deals")),
+        Choice(KLUB, Text("Kućna pravila", "House rules"), Text("srpske opcije stola, ispod",
+                                                                 "the Serbian table options below")),
+        Choice(HRVATSKA, Text("Hrvatska lora", "Croatian Lora"),
+               Text("8 ugovora, 32 deljenja; pozitivni poeni su dobri, pobeđuje najviši zbir",
+                    "8 contracts, 32 deals; positive points are good, the highest total wins")),
+    )),
+    _option("izbor", "Izbor ugovora", "Contract choice",
+            "prvi igrač bira ugovor koji još nije birao; deljenje ide dalje posle svakog deljenja",
+            "the first player names a contract he has not chosen yet; the deal passes every deal"),
+    _option("dodatni", "Dodatna deljenja", "Extra deals",
+            "uz izbor: još četiri deljenja, svaki igrač bira bilo koji ugovor",
+            "with the choice: four more deals, each player names any contract"),
+    SettingField("bez", Text("Mala lora, bez", "Mala Lora, without"), kind=SUBSET, when=HOUSE,
+                 choices=tuple(Choice(code, name) for code, name in zip(KLUB_CODES, CONTRACTS)),
+                 hint=Text("ugovori koji se ne igraju", "contracts left out")),
+    _option("kralj_sesti", "K herc i 6. štih", "King of hearts and the 6th trick",
+            "umesto poslednjeg štiha broji se šesti", "the 6th trick counts instead of the last"),
+    _option("dalje_kazna", "Dalje se plaća", "A dalje costs",
+            "u Lori svako dalje +1", "in Lora every dalje +1"),
+    _option("parovi", "Parovi u žandaru", "Partners in Jack of clubs",
+            "uzimalac žandara +6, njegov partner preko puta +2",
+            "the taker of J♣ +6, his partner across +2"),
+)
+
 DESCRIPTOR = GameDescriptor(
     code="lora", engine=LoraPartie, script="lora.js", rules=rules_pages("lora"),
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja", "4 players, 28 deals"),
     rules_title=Text("Pravila lore", "Rules of Lora"),
-    contracts=texts(
-        ("Što više", "Most tricks"), ("Što manje", "Fewest tricks"), ("Dame", "Queens"), ("Herc", "Hearts"),
-        ("Žandar tref", "Jack of clubs"), ("K herc i 8. štih", "King of hearts and the last trick"), ("Lora", "Lora"),
-    ),
+    contracts=CONTRACTS, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
     replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_in_views("deal", "hand"),
 )

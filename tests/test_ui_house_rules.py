@@ -1,0 +1,70 @@
+"""House rules in the Club's pages: the proposal form offers the Club's Lora, the Serbian
+table options or Croatian Lora, each explained in a line; the lists, the table and the
+archive name them; a combination the rules refuse is a clear error in the page."""
+
+from __future__ import annotations
+
+from app.games.registry import descriptor
+from tests.test_ui_pages import client, register  # noqa: F401 (the pages' client fixture)
+
+BOTS = {f"seat{i}": "bot" for i in range(1, 4)} | {f"seat{i}_bot": "pocetnik" for i in range(1, 4)}
+
+
+def _propose(c, **fields):
+    return c.post("/lobby/propose", data={"game": "lora", **BOTS, **fields}, follow_redirects=False)
+
+
+def _partie(c, r) -> dict:
+    assert r.status_code == 303 and r.headers["location"].startswith("/table/"), r.text
+    return c.get(f"/api/parties/{r.headers['location'].rsplit('/', 1)[1]}").json()
+
+
+def test_the_form_explains_every_choice_and_option(client):  # noqa: F811
+    register(client, "ana")
+    page = client.get("/lobby").text
+    for f in descriptor("lora").settings:
+        assert f'data-setting="lora.{f.key}"' in page
+        if f.hint:
+            assert f.hint("sr-Latn") in page
+        for choice in f.options():
+            assert choice.label("sr-Latn") in page
+            if choice.hint:
+                assert choice.hint("sr-Latn") in page
+    assert 'data-when="lora.variant" data-when-value="klub"' in page  # options belong to house rules
+    english = client.get("/lobby?lang=en").text
+    assert "Croatian Lora" in english and "Contract choice" in english
+
+
+def test_the_clubs_lora_stays_the_default(client):  # noqa: F811
+    register(client, "ana")
+    # the options of house rules are not read without house rules chosen
+    partie = _partie(client, _propose(client, **{"lora.izbor": "on"}))
+    assert partie["settings"] == {}
+
+
+def test_house_rules_and_croatian_lora_are_proposed_and_named(client):  # noqa: F811
+    register(client, "ana")
+    house = _partie(client, _propose(client, **{"lora.variant": "klub", "lora.izbor": "on", "lora.dodatni": "on",
+                                                 "lora.bez.dame": "on", "lora.parovi": "on"}))
+    assert house["settings"] == {"variant": "klub", "izbor": True, "dodatni": True, "parovi": True, "bez": ["dame"]}
+    croatian = _partie(client, _propose(client, **{"lora.variant": "hrvatska", "lora.izbor": "on"}))
+    assert croatian["settings"] == {"variant": "hrvatska"}
+    table = client.get(f"/table/{house['id']}").text
+    assert "Kućna pravila, Izbor ugovora, Dodatna deljenja, Mala lora, bez: Dame, Parovi u žandaru" in table
+    assert "Hrvatska lora" in client.get(f"/table/{croatian['id']}").text
+    assert "Hrvatska lora" in client.get("/lobby/live").text
+    assert "Hrvatska lora" in client.get(f"/archive/{croatian['id']}").text
+    assert "Hrvatska lora" in client.get("/archive?who=all").text
+    assert "Croatian Lora" in client.get(f"/archive/{croatian['id']}?lang=en").text
+
+
+def test_options_the_rules_refuse_are_a_clear_error(client):  # noqa: F811
+    register(client, "ana")
+    r = _propose(client, **{"lora.variant": "klub", "lora.dodatni": "on"})
+    assert r.status_code == 422 and "dodatni (four extra deals) needs izbor" in r.text
+    every = {f"lora.bez.{code}": "on" for code in ("vise", "manje", "dame", "herc", "zandar", "kralj", "lora")}
+    r = _propose(client, **{"lora.variant": "klub", **every})
+    assert r.status_code == 422 and "bez may not leave out all seven" in r.text
+    r = _propose(client, **{"lora.variant": "libijska"})
+    assert r.status_code == 422
+    assert client.get("/api/lobby").json()["mine"] == []
