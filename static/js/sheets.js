@@ -217,8 +217,9 @@
     const lines = (papir && papir.lines) || [];
     if (!lines.length) return K.el("p.muted.hand-list-empty", { text: K.T("No hands yet.") });
     const table = K.el("table.hand-list", { "aria-label": K.T("Hands") });
-    table.append(K.el("thead", null, K.el("tr", null, ...["#", K.T("declarer"), K.T("Contract"), K.T("tricks"), K.T("Outcome"), "v"]
-      .map((h) => K.el("th.cap", { scope: "col", text: h })))));
+    table.append(K.el("thead", null, K.el("tr", null, K.el("th", { scope: "col", text: "#" }),
+      ...[K.T("declarer"), K.T("Contract"), K.T("tricks"), K.T("Outcome")].map((h) => K.el("th.cap", { scope: "col", text: h })),
+      K.el("th", { scope: "col", text: "v" }))));
     const body = K.el("tbody");
     const name = (s) => players[s];
     lines.forEach((l) => {
