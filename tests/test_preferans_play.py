@@ -260,6 +260,23 @@ def test_nudim_4_after_zovem_answered_by_the_caller_only():
     assert p.result()["supe"] == [[0, 32, 0], [0, 0, 0], [0, 0, 0]]
 
 
+def test_nudim_4_after_zovem_counts_all_four_to_the_caller():
+    """P9: after zovem an accepted nudim 4 gives the caller and the called 4 together, all
+    counted to the caller: the hand's tricks line reads declarer 6, caller 4, called 0,
+    also when the called player had taken a trick himself."""
+    p = start()
+    say(p, "2:ne pratim 0:zovem")  # seat 0 calls seat 2
+    cards(p, "JD AD 9D")  # the called player takes the first trick
+    assert p.hand.play.tricks == [0, 0, 1]
+    say(p, "1:nudim 4 0:prihvatam")
+    line = p.papir()["lines"][-1]
+    assert line["tricks"] == [4, 6, 0]
+    assert p.view(0)["hand"]["trick_counts"] == [4, 6, 0]
+    # the score is that of 4 tricks of the caller: declarer -8, the caller writes 4 x 8
+    assert p.result()["bule"] == [60, 52, 60]
+    assert p.result()["supe"] == [[0, 32, 0], [0, 0, 0], [0, 0, 0]]
+
+
 def test_no_trick_offers_to_two_followers():
     p = start()
     say(p, "2:pratim 0:pratim 2:moze 0:moze")

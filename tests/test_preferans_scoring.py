@@ -321,3 +321,25 @@ def test_a_fall_in_the_same_hand_leaves_room_for_the_whole_pass():
     assert bule(p) == [2, -6, 10]
     assert supe(p) == [[0, 16, 0], [0, 0, 0], [0, 0, 0]]
     assert not p.finished
+
+
+# -- the papir's lines: what the hand-by-hand list shows ------------------------------------
+def test_papir_line_names_who_followed_how():
+    """Each hand's line says who gave kontra, who called whom, who played alone and which
+    seats were in play (all public words of section 8), besides contract, tricks and v."""
+    p = herc_by_1()
+    say(p, "2:ne pratim 0:zovem")
+    cards(p, HEARTS8 + " " + B_END_8_1_1)
+    line = p.papir()["lines"][-1]
+    assert (line["caller"], line["called"], line["kontra_by"], line["single"]) == (0, 2, None, None)
+    assert line["in_play"] == [0, 1, 2] and line["declarer"] == 1 and line["v"] == 8
+    p = herc_by_1()
+    say(p, "2:ne pratim 0:sam")
+    cards(p, "AH 7S KH 8S QH 9S JH TS TH JS 9H QS 8H KS 7H AS QD KD 9D JD")
+    line = p.papir()["lines"][-1]
+    assert (line["single"], line["in_play"], line["falls"]) == (0, [0, 1], [0])
+    p = herc_by_1()
+    say(p, "2:pratim 0:pratim 2:moze 0:kontra 1:rekontra")
+    cards(p, HEARTS8 + " " + B_END_8_1_1)
+    line = p.papir()["lines"][-1]
+    assert (line["kontra_by"], line["kontra"], line["caller"], line["single"]) == (0, 4, None, None)

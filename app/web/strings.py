@@ -90,6 +90,16 @@ JS_STRINGS = [
     N_("word:prihvatam"), N_("word:odbijam"), N_("word:otpis"), N_("word:preuzimam pad"),
     N_("word:vracam pad"), N_("word:skart"), N_("word:pik"), N_("word:karo"), N_("word:herc"),
     N_("word:tref"), N_("word:nudim"),
+    # the preferans table and the paper (issue 12, items 5-8): who follows how, the running
+    # result and the final reckoning, the hand-by-hand lists, the side panel on a phone
+    N_("follows"), N_("does not follow"), N_("plays alone"), N_("calls {name}"),
+    N_("{name} called him: he must play"), N_("Gave kontra: carries the responsibility"),
+    N_("Result = 10 × bule + supe written against the player − supe he wrote. Lower is better; below 0 is good."),
+    N_("Final reckoning"), N_("Bule × 10"), N_("Supe against him (+)"),
+    N_("His supe (−)"),
+    N_("Hands"), N_("No hands yet."), N_("Outcome"), N_("{caller} calls {called}"), N_("Nobody followed"),
+    N_("Not played"), N_("passed"), N_("fell"), N_("{name} fell"), N_("Deals"), N_("Deals played"),
+    N_("Deals played, the last first"), N_("Back to the table"),
 ]
 
 

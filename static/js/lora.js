@@ -206,7 +206,10 @@
       const key = JSON.stringify([v.game, v.result.totals, v.result.deals.length, deal && deal.index, v.finished, names]);
       if (key !== sheetKey) {
         sheetKey = key;
-        K.clear(ui.sheet).append(G.sheet(names, v.result, v.finished ? null : deal && deal.index, ctl.seat));
+        // the 28-row sheet, and beside it the deals played so far, the last first
+        K.sheets.side(ui, K.T("Score sheet"), [
+          { key: "sheet", label: K.T("Score sheet"), body: G.sheet(names, v.result, v.finished ? null : deal && deal.index, ctl.seat) },
+          { key: "deals", label: K.T("Deals"), body: K.sheets.deals(names, v.result, G.dealPoints) }]);
         const cur = ui.sheet.querySelector("tr.current");
         if (cur && cur.scrollIntoView && ui.sheet.scrollHeight > ui.sheet.clientHeight) {
           ui.sheet.scrollTop = Math.max(0, cur.offsetTop - ui.sheet.clientHeight / 2);

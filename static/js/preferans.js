@@ -10,8 +10,10 @@
   const SIDE_WORDS = ["otpis", "preuzimam pad", "vracam pad"];
   const ANSWERS = ["prihvatam", "odbijam"];
   const OFFERS = ["nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4"];
-  const WORD_ORDER = ["2", "3", "4", "5", "6", "7", "moje", "igra", "betl", "sans", "pik", "karo", "herc", "tref",
+  // contracts in the order of their values (pik 2 ... sans 7), then the other words
+  const WORD_ORDER = ["2", "3", "4", "5", "6", "7", "moje", "igra", "pik", "karo", "herc", "tref", "betl", "sans",
     "slabija", "pratim", "sam", "zovem", "kontra", "rekontra", "moze", "ne pratim", "dalje"];
+  const SUIT_OF = { pik: "S", karo: "D", herc: "H", tref: "C" };
   const PASSIVE = new Set(["dalje", "ne pratim", "moze", "slabija"]);
   let sheetKey = "";
   let lastDealKey = null;
@@ -55,7 +57,22 @@
 
   function wordButton(ctl, w, cls) {
     return K.el("button.word" + (PASSIVE.has(w) ? ".pass" : "") + (cls ? "." + cls : ""),
-      { type: "button", dataset: { word: w }, disabled: ctl.canAct() ? null : true, onclick: () => ctl.act(w) }, wordText(w));
+      { type: "button", dataset: { word: w }, disabled: ctl.canAct() ? null : true, onclick: () => ctl.act(w) },
+      SUIT_OF[w] ? C().suitSpan(SUIT_OF[w]) : null, wordText(w));
+  }
+
+  /* 5: how a seat takes part in the hand once the follow round is over (section 8), shown
+     at his seat for the rest of the hand. */
+  function followRole(h, s, names) {
+    const f = h.follow;
+    if (!f || !f.outcome) return null;
+    if (s === h.declarer) return f.rekontra ? { role: "rekontra", text: K.T("rekontra") } : null;
+    if (f.kontra_by === s) return { role: "kontra", text: K.T("kontra"), title: K.T("Gave kontra: carries the responsibility") };
+    if (f.caller === s) return { role: "caller", text: K.T("calls {name}", { name: names[f.called] }) };
+    if (f.called === s) return { role: "called", text: K.T("{name} called him: he must play", { name: names[f.caller] }) };
+    if (f.single === s) return { role: "single", text: K.T("plays alone") };
+    const out = h.in_play ? !h.in_play.includes(s) : (f.words.find(([seat]) => seat === s) || [])[1] === "ne pratim";
+    return out ? { role: "out", text: K.T("does not follow") } : { role: "follows", text: K.T("follows") };
   }
 
   function trickArea(ctl, plays, winner) {
@@ -137,7 +154,9 @@
     nSeats: 3,
 
     /* The archive: the papir, and what the replay draws of a step besides the trick. */
-    finalSheet: (players, v) => K.sheets.papir(players, v.papir, v.result, null),
+    finalSheet: (players, v) => K.sheets.tabs("final", [
+      { key: "papir", label: K.T("Papir"), body: K.sheets.papir(players, v.papir, v.result, null, { reckoning: true }) },
+      { key: "hands", label: K.T("Hands"), body: K.sheets.hands(players, v.papir) }]),
     replay: {
       title: (rec, t, players) => `${K.T("Hand {n}", { n: rec.deal + 1 })}` + (t.contract ? ` · ${t.contract.label} (${players[t.declarer]})` : ""),
       middle: () => null,
@@ -165,12 +184,18 @@
 
     seatExtras(ctl, s) {
       const h = ctl.view && ctl.view.hand;
-      if (!h) return null;
+      if (!h || ctl.view.finished) return null;  // a hand dealt ahead of an otpis is never played
       const box = K.el("div.seat-extra");
       if (h.dealer === s) box.append(K.el("span.chip.dealer", { title: K.T("dealer"), text: "D" }));
       if (h.declarer === s && h.phase !== "licitacija") box.append(K.el("span.chip.leads", { text: K.T("declarer") }));
+      const role = followRole(h, s, ctl.names());
+      if (role) box.append(K.el("span.chip.role.role-" + role.role, { dataset: { role: role.role }, title: role.title || null, text: role.text }));
+      // what he said: until the follow round is over, then only offers and their answers
       const w = lastWord(h, s);
-      if (w) box.append(K.el("span.speech", { dataset: { word: w }, text: w.startsWith("skart") ? K.T("Škart") : wordText(w) }));
+      const settled = h.follow && h.follow.outcome;
+      if (w && (!settled || OFFERS.includes(w) || ANSWERS.includes(w) || SIDE_WORDS.includes(w))) {
+        box.append(K.el("span.speech", { dataset: { word: w }, text: w.startsWith("skart") ? K.T("Škart") : wordText(w) }));
+      }
       if (s !== ctl.seat) {
         const showHand = h.ponuda && h.ponuda.declarer_hand && h.declarer === s;
         if (showHand) {
@@ -192,7 +217,7 @@
       const p = ctl.pausing;
       // info line: hand, dealer, contract and trump always visible
       K.clear(ui.info);
-      if (h) {
+      if (h && !v.finished) {
         ui.info.append(K.el("span.deal-no", { text: K.T("Hand {n}", { n: h.deal_index + 1 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[h.dealer]}` }));
         if (h.contract) {
@@ -208,8 +233,8 @@
         } else if (h.bid) {
           ui.info.append(K.el("span.bid-line", { text: `${K.T("Bidding")}: ${h.bid} · ${names[h.declarer]}` }));
         }
-        if (v.settings) ui.info.append(K.el("small.settings-line", { text: `${K.T("bule")} ${v.settings.bule} · ${K.T("refe")} ${v.settings.refe}` }));
       }
+      if (v.settings) ui.info.append(K.el("small.settings-line", { text: `${K.T("bule")} ${v.settings.bule} · ${K.T("refe")} ${v.settings.refe}` }));
       // the middle
       K.clear(ui.center);
       const legal = ctl.canAct() ? ctl.legal : [];
@@ -220,7 +245,7 @@
         [0, 1, 2].sort((a, b) => res.places[a] - res.places[b]).forEach((s) =>
           list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.results[s]) }))));
         ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
-          K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Papir") })));
+          K.sheets.reckoning(names, res), K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Papir") })));
       } else if (p && p.plays) {
         ui.center.append(trickArea(ctl, p.plays, p.winner));
       } else if (h && (h.phase === "talon" || h.phase === "kontrakt") && h.talon) {
@@ -302,14 +327,16 @@
         } else {
           if (!mySkart) ctl.selected.clear();
           const cards = new Set(legal.filter((w) => CARD_RE.test(w)));
-          ctl.drawHand(h.phase === "kraj" ? [] : myCards(h), p ? new Set() : cards, (card) => ctl.act(card));
+          ctl.drawHand(h.phase === "kraj" || v.finished ? [] : myCards(h), p ? new Set() : cards, (card) => ctl.act(card));
         }
       } else K.clear(ui.hand);
       // the papir, and the previous hand face up
       const key = JSON.stringify([v.papir, v.result, names]);
       if (key !== sheetKey) {
         sheetKey = key;
-        K.clear(ui.sheet).append(K.sheets.papir(names, v.papir, v.result, ctl.seat));
+        K.sheets.side(ui, K.T("Papir"), [
+          { key: "papir", label: K.T("Papir"), body: K.sheets.papir(names, v.papir, v.result, ctl.seat) },
+          { key: "hands", label: K.T("Hands"), body: K.sheets.hands(names, v.papir) }]);
       }
       drawLastDeal(ctl, ui, v);
     },

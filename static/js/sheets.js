@@ -125,8 +125,22 @@
     return box;
   }
 
-  /* Preferans: players[3], papir {players: [...], lines}, result {results, places, finished}. */
-  S.papir = function (players, papir, result, mySeat, current) {
+  /* How the result is made (section 15), under the papir and the reckoning. */
+  const explainResult = () => K.el("p.p-explain",
+    { text: K.T("Result = 10 × bule + supe written against the player − supe he wrote. Lower is better; below 0 is good.") });
+
+  /* Section 15 for one player: supe written to him, supe he wrote, 10 x bule, the result. */
+  function reckon(result, s) {
+    const supe = result.supe || [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+    const others = [0, 1, 2].filter((j) => j !== s);
+    const against = others.reduce((n, j) => n + supe[j][s], 0);
+    const wrote = others.reduce((n, j) => n + supe[s][j], 0);
+    return { others, against, wrote, bule: result.bule ? result.bule[s] : null };
+  }
+
+  /* Preferans: players[3], papir {players: [...], lines}, result {results, places, finished};
+     opts.reckoning: the final reckoning under it once the partie is over (the archive). */
+  S.papir = function (players, papir, result, mySeat, opts) {
     const wrap = K.el("div.paper.papir", { "aria-label": K.T("Papir") });
     wrap.append(K.el("h2.paper-title", { text: K.T("Papir") }));
     const grid = K.el("div.papir-grid");
@@ -149,13 +163,193 @@
       sec.append(cols);
       if (result && result.results) {
         const place = result.places ? result.places[s] : null;
+        const r = reckon(result, s);
+        // how the number is made (section 15): 10 x bule + supe written to him - supe he wrote
+        const calc = r.bule === null ? null : `= 10 × ${r.bule} + ${r.against} − ${r.wrote}`;
         sec.append(K.el("p.p-result", null, K.T("result") + ": ",
           K.el("b", { text: String(result.results[s]) }),
+          calc ? K.el("small.p-calc", { text: " " + calc }) : null,
           result.finished && place ? K.el("span.p-place" + (place === 1 ? ".first" : ""), { text: ` · ${place}. ${K.T("Place").toLowerCase()}` }) : null));
       }
       grid.append(sec);
     });
     wrap.append(grid);
+    if (opts && opts.reckoning && result && result.finished) wrap.append(S.reckoning(players, result));
+    else if (result && result.results) wrap.append(explainResult());
     return wrap;
+  };
+
+  /* The final reckoning of a preferans partie in the familiar form: per player 10 x bule,
+     the supe written to him (+) and by him (-) with each opponent, the total and the place. */
+  S.reckoning = function (players, result) {
+    const table = K.el("table.reckoning", { "aria-label": K.T("Final reckoning") },
+      K.el("caption", { text: K.T("Final reckoning") }));
+    const head = K.el("tr", null, K.el("th", { scope: "col" }));
+    players.forEach((p) => head.append(K.el("th", { scope: "col", text: p })));
+    table.append(K.el("thead", null, head));
+    const body = K.el("tbody");
+    const rows = [
+      ["bule", K.T("Bule × 10"), (r) => [`${r.bule} × 10 = `, K.el("b", { text: String(10 * r.bule) })]],
+      ["against", K.T("Supe against him (+)"),
+        (r, s) => [K.el("b", { text: r.against ? "+" + r.against : "0" }), ...r.others.map((j) => K.el("small", { text: `${players[j]} ${result.supe[j][s]}` }))]],
+      ["for", K.T("His supe (−)"),
+        (r, s) => [K.el("b", { text: r.wrote ? "−" + r.wrote : "0" }), ...r.others.map((j) => K.el("small", { text: `${players[j]} ${result.supe[s][j]}` }))]],
+    ];
+    rows.forEach(([key, label, cell]) => {
+      const tr = K.el("tr", { dataset: { row: key } }, K.el("th", { scope: "row", text: label }));
+      players.forEach((_, s) => tr.append(K.el("td", null, ...cell(reckon(result, s), s))));
+      body.append(tr);
+    });
+    const total = K.el("tr.total", { dataset: { row: "result" } }, K.el("th", { scope: "row", text: K.T("result") }));
+    result.results.forEach((x) => total.append(K.el("td", null, K.el("b", { text: String(x) }))));
+    const places = K.el("tr.places", { dataset: { row: "place" } }, K.el("th", { scope: "row", text: K.T("Place") }));
+    result.places.forEach((x) => places.append(K.el("td" + (x === 1 ? ".first" : ""), { text: x + "." })));
+    body.append(total, places);
+    table.append(body);
+    return K.el("div.reckoning-box", null, table, explainResult());
+  };
+
+  const SUIT_OF_CONTRACT = { pik: "S", karo: "D", herc: "H", tref: "C" };
+
+  /* The hand-by-hand list of a preferans partie: one row per line of the papir (contract,
+     declarer, who followed how, tricks, passed or fell, v). */
+  S.hands = function (players, papir) {
+    const lines = (papir && papir.lines) || [];
+    if (!lines.length) return K.el("p.muted.hand-list-empty", { text: K.T("No hands yet.") });
+    const table = K.el("table.hand-list", { "aria-label": K.T("Hands") });
+    table.append(K.el("thead", null, K.el("tr", null, K.el("th", { scope: "col", text: "#" }),
+      ...[K.T("declarer"), K.T("Contract"), K.T("tricks"), K.T("Outcome")].map((h) => K.el("th.cap", { scope: "col", text: h })),
+      K.el("th", { scope: "col", text: "v" }))));
+    const body = K.el("tbody");
+    const name = (s) => players[s];
+    lines.forEach((l) => {
+      const no = l.dealer !== undefined ? String(l.deal + 1) : "";  // a hand's line (not one between hands)
+      const tr = K.el("tr.hl-" + (l.kind || "line").replace(/\s+/g, "-"), { dataset: { deal: String(l.deal !== undefined ? l.deal : "") } },
+        K.el("td.num", { text: no }));
+      if (l.declarer === undefined || l.declarer === null) {
+        // between hands: all passed (refe), odlazak u bulu, a fall returned, the otpis
+        let text = l.kind;
+        if (l.kind === "refe") text = `${K.T("All passed")}: ${K.T("refe")}` + (l.refe_to && l.refe_to.length ? ` (${l.refe_to.map(name).join(", ")})` : "");
+        else if (l.kind === "odlazak u bulu") text = `${K.T("Odlazak u bulu")}: ${K.T("{name} takes over the fall", { name: name(l.by) })} (${name(l.fallen)}, ${l.v})`;
+        else if (l.kind === "vracen pad") text = K.T("{name} returns the fall", { name: name(l.by) }) + ` (${l.v})`;
+        else if (l.kind === "otpis") text = `${K.T("Otpis")}: ` + l.shares.map((x, s) => `${name(s)} −${x}`).join(", ");
+        tr.append(K.el("td.hl-note", { colspan: "5", text }));
+        body.append(tr);
+        return;
+      }
+      const suit = SUIT_OF_CONTRACT[l.contract.replace(/^igra-/, "")];
+      const contract = K.el("td.hl-contract", null, suit ? K.cards.suitSpan(suit) : null, suit ? " " : null, l.contract);
+      // who followed how, and what doubled the hand
+      const how = [];
+      if (l.kontra_by !== null && l.kontra_by !== undefined) how.push(`${K.T("kontra")}: ${name(l.kontra_by)}` + (l.kontra === 4 ? `, ${K.T("rekontra")}` : ""));
+      if (l.refe_factor > 1) how.push(`${K.T("refe")} ×2`);
+      if (l.caller !== null && l.caller !== undefined) how.push(K.T("{caller} calls {called}", { caller: name(l.caller), called: name(l.called) }));
+      if (l.single !== null && l.single !== undefined) how.push(`${K.T("plays alone")}: ${name(l.single)}`);
+      if (how.length) contract.append(K.el("small.hl-how", { text: how.join(" · ") }));
+      let tricks = "—";
+      let detail = null;
+      if (l.tricks) {
+        const opp = (l.in_play || [0, 1, 2]).filter((s) => s !== l.declarer);
+        tricks = `${l.tricks[l.declarer]} : ${opp.reduce((n, s) => n + l.tricks[s], 0)}`;
+        detail = opp.map((s) => `${name(s)} ${l.tricks[s]}`).join(", ");
+      } else if (l.kind === "prolaz") detail = l.end === "not played" ? K.T("Not played") : K.T("Nobody followed");
+      let outcome;
+      if (l.kind === "refe") outcome = `${K.T("Not played")}: ${K.T("refe")}`;
+      else outcome = l.passed ? `✓ ${K.T("passed")}` : `✗ ${K.T("fell")}`;
+      const out = K.el("td.hl-outcome" + (l.passed ? ".passed" : l.kind === "refe" ? "" : ".fell"), { text: outcome });
+      if (l.falls && l.falls.length) out.append(K.el("small", { text: " · " + l.falls.map((s) => K.T("{name} fell", { name: name(s) })).join(", ") }));
+      if (l.ponuda) out.append(K.el("small", { text: ` · ${K.T("word:" + l.ponuda.replace(/ \d$/, ""))}${/\d$/.test(l.ponuda) ? " " + l.ponuda.slice(-1) : ""}` }));
+      tr.append(K.el("td.hl-declarer", { text: name(l.declarer) }), contract,
+        K.el("td.hl-tricks", null, tricks, detail ? K.el("small", { text: detail }) : null), out,
+        K.el("td.hl-v", { text: String(l.v) }));
+      body.append(tr);
+    });
+    table.append(body);
+    return K.el("div.hand-list-box", null, table);
+  };
+
+  /* The deals of Lora or Lórum played so far, the last first: contract, dealer, what each
+     player got in that deal (and the bank's change). */
+  S.deals = function (players, result, pointsOf) {
+    const deals = (result && result.deals) || [];
+    if (!deals.length) return K.el("p.muted.hand-list-empty", { text: K.T("No deals yet.") });
+    const table = K.el("table.hand-list.deal-list", { "aria-label": K.T("Deals played") });
+    const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
+    players.forEach((p) => head.append(K.el("th", { scope: "col", text: p })));
+    const bank = deals.some((d) => "bank" in d);
+    if (bank) head.append(K.el("th", { scope: "col", text: K.T("Bank") }));
+    table.append(K.el("caption", { text: K.T("Deals played, the last first") }), K.el("thead", null, head));
+    const body = K.el("tbody");
+    deals.map((d, k) => [d, k]).reverse().forEach(([d, k]) => {
+      const dealer = Math.floor(k / 7);
+      const tr = K.el("tr", { dataset: { deal: String(k) } }, K.el("td.num", { text: String(k + 1) }),
+        K.el("td.hl-contract", null, S.contract(k), K.el("small", { text: `${K.T("dealer")}: ${players[dealer]}` })));
+      pointsOf(d).forEach((x) => tr.append(K.el("td.dl-pts", { text: x ? signed(x) : "0" })));
+      if (bank) tr.append(K.el("td.dl-pts", { text: d.bank ? signed(d.bank) : "0" }));
+      body.append(tr);
+    });
+    table.append(body);
+    return K.el("div.hand-list-box", null, table);
+  };
+
+  /* Tabs (the sheet and the hand-by-hand list): tabs [{key, label, body}]; the choice is
+     kept per name while the page lives. */
+  const chosen = {};
+  S.tabs = function (name, tabs) {
+    const key = tabs.some((t) => t.key === chosen[name]) ? chosen[name] : tabs[0].key;
+    const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest(`[data-tabs="${name}"]`);
+    const list = K.el("div.sheet-tabs", { role: "tablist", dataset: { tabs: name } });
+    const box = K.el("div.tabs-box", null, list);
+    const buttons = tabs.map((t) => K.el("button.tab-button", {
+      type: "button", role: "tab", id: `tab-${name}-${t.key}`, dataset: { tab: t.key },
+      "aria-selected": t.key === key ? "true" : "false", "aria-controls": `panel-${name}-${t.key}`, tabindex: t.key === key ? "0" : "-1",
+      onclick: () => show(t.key, true),
+    }, t.label));
+    const panels = tabs.map((t) => K.el("div.tab-panel", {
+      role: "tabpanel", id: `panel-${name}-${t.key}`, "aria-labelledby": `tab-${name}-${t.key}`, hidden: t.key !== key,
+    }, t.body));
+    let cur = key;
+    function show(k, focus) {
+      chosen[name] = cur = k;
+      tabs.forEach((t, i) => {
+        const on = t.key === k;
+        buttons[i].setAttribute("aria-selected", on ? "true" : "false");
+        buttons[i].tabIndex = on ? 0 : -1;
+        panels[i].hidden = !on;
+        if (on && focus) buttons[i].focus();
+      });
+    }
+    list.addEventListener("keydown", (ev) => {
+      if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+      ev.preventDefault();
+      const i = tabs.findIndex((t) => t.key === cur);
+      show(tabs[(i + (ev.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length].key, true);
+    });
+    list.append(...buttons);
+    box.append(...panels);
+    // a redrawn panel keeps the keyboard on its tab (the caller puts the box in the page first)
+    if (hadFocus) queueMicrotask(() => { const b = box.querySelector('[aria-selected="true"]'); if (b && b.isConnected) b.focus(); });
+    return box;
+  };
+
+  /* The side panel of a table: the tabs in #sheet; on a narrow screen a button at the top of
+     the table opens the panel over the table (and one in the panel goes back). */
+  S.side = function (ui, label, tabs) {
+    K.clear(ui.sheet).append(S.tabs("side", tabs));
+    if (document.getElementById("side-toggle")) return;
+    const side = ui.sheet.closest(".side");
+    const wrap = side && side.parentNode;
+    if (!wrap || !ui.app) return;
+    const open = (on) => {
+      ui.app.classList.toggle("side-open", on);
+      toggle.setAttribute("aria-expanded", on ? "true" : "false");
+      (on ? back : toggle).focus();
+    };
+    const toggle = K.el("button.btn.side-toggle", { type: "button", id: "side-toggle", "aria-controls": side.id, "aria-expanded": "false",
+      onclick: () => open(!ui.app.classList.contains("side-open")) }, label);
+    const back = K.el("button.btn.side-close", { type: "button", onclick: () => open(false) }, "← " + K.T("Back to the table"));
+    side.prepend(back);
+    side.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && ui.app.classList.contains("side-open")) open(false); });
+    wrap.parentNode.insertBefore(K.el("div.side-toggle-bar", null, toggle), wrap);
   };
 })();

@@ -345,11 +345,14 @@ class Hand:
         if word == NOSIM_SVE:
             play.tricks[d] += play.remaining
         elif word != NEMAM_PAD:  # nemam pad: the declarer takes none of the rest
+            # nudim N: the single follower ends with N; after zovem the caller and the
+            # called end with 4 together, all counted to the caller (P9)
             n = int(word.split(" ")[1])
             taker = f.single if f.single is not None else f.caller
             assert taker is not None
-            others = sum(play.tricks[s] for s in self.opponents() if s != taker)
-            play.tricks[taker] = n - others
+            for s in self.opponents():
+                play.tricks[s] = 0
+            play.tricks[taker] = n
             play.tricks[d] = 10 - n
         play.over = True
         self._end(END_PONUDA)

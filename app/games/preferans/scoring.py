@@ -38,7 +38,9 @@ def score_hand(hand: Hand, papir: Papir) -> HandScore:
     rf = 2 if hand.declarer_had_refe else 1
     kf = follow.kontra_factor
     v = contract.value * 2 * kf * rf
-    line.update(declarer=d, contract=contract.label, value=contract.value, kontra=kf, refe_factor=rf, v=v)
+    line.update(declarer=d, contract=contract.label, value=contract.value, kontra=kf, refe_factor=rf, v=v,
+                # who followed how (public words of section 8): for the hand-by-hand list
+                kontra_by=follow.kontra_by, caller=follow.caller, called=follow.called, single=follow.single)
     score = HandScore(line, v=v)
     total = papir.total
 
@@ -64,7 +66,7 @@ def score_hand(hand: Hand, papir: Papir) -> HandScore:
     tricks = list(hand.play.tricks)
     o1, o2 = hand.opponents()
     opp = tricks[o1] + tricks[o2]
-    line.update(kind="played", tricks=tricks, ponuda=hand.accepted_ponuda)
+    line.update(kind="played", tricks=tricks, ponuda=hand.accepted_ponuda, in_play=list(hand.play.seats))
     falls: list[int] = []
     if contract.is_betl:
         passed = tricks[d] == 0
