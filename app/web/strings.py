@@ -90,7 +90,7 @@ JS_STRINGS = [
     N_("word:prihvatam"), N_("word:odbijam"), N_("word:otpis"), N_("word:preuzimam pad"),
     N_("word:vracam pad"), N_("word:skart"), N_("word:pik"), N_("word:karo"), N_("word:herc"),
     N_("word:tref"), N_("word:nudim"),
-    # the preferans table and the paper (issue 12, items 5-8): who follows how, the running
+    # the preferans table and the paper: who follows how, the running
     # result and the final reckoning, the hand-by-hand lists, the side panel on a phone
     N_("follows"), N_("does not follow"), N_("plays alone"), N_("calls {name}"),
     N_("{name} called him: he must play"), N_("Gave kontra: carries the responsibility"),
