@@ -396,3 +396,15 @@ def test_random_house_parties_keep_every_invariant(settings, seed):
                 bad_b = sum(1 for d in result["deals"] if sign * d["points"][b] > 0)
                 assert (result["places"][a] == result["places"][b]) == (bad_a == bad_b)
     assert replayed_record(json.loads(json.dumps(partie.to_record(list("abcd")))))["result"] == result
+
+
+def test_the_replay_shows_blind_hands_face_up():
+    """A slepi deal's own views hold no cards; the archive's replay shows every hand."""
+    from app.web.pages.replay import replay_deal
+
+    record = json.loads((HOUSE / "lora-hrvatska-101.json").read_text())
+    slepi = next(k for k, deal in enumerate(record["deals"]) if k % 8 == 7)
+    shown = replay_deal(record, slepi)
+    assert shown["steps"][0]["table"]["blind"] is True
+    dealt = sorted(sum(record["deals"][slepi]["hands"], []))
+    assert sorted(sum(shown["steps"][0]["hands"], [])) == dealt

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.games.descriptor import (
     FLAG,
     SUBSET,
@@ -9,17 +11,23 @@ from app.games.descriptor import (
     GameDescriptor,
     SettingField,
     Text,
-    hands_in_views,
     public_part,
     rules_pages,
     texts,
 )
-from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES
+from app.games.cards import names_of
 from app.games.lora.partie import LoraPartie
+from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES
 
 # The public part of a Lora-table deal the replay shows after each step.
 REPLAY_KEYS = ("index", "contract", "contract_title", "dealer", "first", "turn", "ended", "points", "trick",
-               "trick_counts", "penalty_cards", "rows", "start_rank")
+               "trick_counts", "penalty_cards", "rows", "start_rank", "predictions", "blind", "choosing")
+
+
+def hands_face_up(engine: Any) -> list[list[str]]:
+    """Every hand of the deal in play, face up (the replay; a blind hand's view has none)."""
+    deal = engine.deal
+    return [names_of(hand) for hand in deal.hands] if deal is not None else [[] for _ in range(engine.n_seats)]
 
 
 CONTRACTS = texts(
@@ -70,5 +78,5 @@ DESCRIPTOR = GameDescriptor(
     rules_title=Text("Pravila lore", "Rules of Lora"),
     contracts=CONTRACTS, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
-    replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_in_views("deal", "hand"),
+    replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up,
 )
