@@ -12,12 +12,20 @@ player (the test player in seat 0, 1, 2; the others pocetnik); see
 ``bench/preferans_duplicate.py`` for the figure (result per hand against the table).
 
     .venv/bin/python bench/ai_strength.py --game lora --deals 56 --workers 2
+    .venv/bin/python bench/ai_strength.py --game lora --settings '{"variant": "hrvatska"}' --deals 64
+    .venv/bin/python bench/ai_strength.py --game lora --settings '{"variant": "klub", "izbor": true}' --deals 56
+
+House rules (``--settings``): the deals of such a partie in turn (Croatian Lora's eight
+contracts, or the contracts the first players choose with ``izbor``); Croatian points are
+good when positive, so the figure there is the points *lost* (minus the points), lower
+is better as everywhere here.
     .venv/bin/python bench/ai_strength.py --game preferans --hands 300 --players pocetnik,majstor,oracle --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -35,20 +43,21 @@ from app.games.lora import LoraPartie  # noqa: E402
 LORA_PLAYERS = ("random", "pocetnik", "iskusan", "majstor", "oracle")
 
 
-def lora_partie_at(seed: int, deal_index: int) -> LoraPartie:
+def lora_partie_at(seed: int, deal_index: int, settings: dict | None = None) -> LoraPartie:
     """The partie of ``seed`` at the start of deal ``deal_index`` (earlier deals played fast:
     the cards of a deal depend on the seed and the index only)."""
-    partie = LoraPartie.new(seed=seed)
+    partie = LoraPartie.new(settings or {}, seed=seed)
     while partie.deal_index < deal_index:
         seat = partie.seats_to_act()[0]
         partie.apply(seat, partie.legal_actions(seat)[0])
     return partie
 
 
-def lora_deal_points(seed: int, deal_index: int, player: str, seat: int) -> int:
+def lora_deal_points(seed: int, deal_index: int, player: str, seat: int, settings: dict | None = None) -> int:
+    """The points of ``seat`` in the deal, as a cost: lower is better (Croatian points turned)."""
     from app.ai.lora.oracle import LoraOracle
 
-    partie = lora_partie_at(seed, deal_index)
+    partie = lora_partie_at(seed, deal_index, settings)
     bots = []
     for s in range(4):
         name = player if s == seat else "pocetnik"
@@ -57,12 +66,27 @@ def lora_deal_points(seed: int, deal_index: int, player: str, seat: int) -> int:
     while partie.deal_index == deal_index and not partie.deal.ended:
         s = partie.seats_to_act()[0]
         partie.apply(s, bots[s].choose(partie.view(s), partie.legal_actions(s)))
-    return partie.points[deal_index][seat]
+    sign = -1 if partie.house is not None and partie.house.schedule.highest_wins else 1
+    return sign * partie.points[deal_index][seat]
 
 
-def lora_task(args: tuple[int, int, str]) -> tuple[int, int, str, float]:
-    seed, deal_index, player = args
-    return seed, deal_index, player, statistics.fmean(lora_deal_points(seed, deal_index, player, r) for r in range(4))
+def lora_task(args: tuple[int, int, str, str]) -> tuple[int, int, str, float]:
+    seed, deal_index, player, settings = args
+    rules = json.loads(settings)
+    return seed, deal_index, player, statistics.fmean(
+        lora_deal_points(seed, deal_index, player, r, rules) for r in range(4))
+
+
+def lora_contract(seed: int, deal_index: int, settings: dict) -> str:
+    """The contract a deal plays (with izbor: the one its first player chose, as pocetnik)."""
+    partie = lora_partie_at(seed, deal_index, settings)
+    if partie.house is None:
+        return str(deal_index % 7 + 1)
+    first = partie.seats_to_act()[0]
+    words = partie.legal_actions(first)
+    if words and words[0].startswith("ugovor "):
+        partie.apply(first, make_bot("pocetnik", "lora", seed=f"{seed}:{deal_index}").choose(partie.view(first), words))
+    return str(partie.view(None)["deal"]["contract"])
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -84,16 +108,19 @@ def gap_share(pocetnik: list[float], majstor: list[float], oracle: list[float], 
     return share(list(range(n))), boots[50], boots[1949]
 
 
-def run_lora(deals: int, workers: int, players: tuple[str, ...]) -> None:
-    samples = [(1000 + i // 28, i % 28) for i in range(deals)]
-    tasks = [(seed, k, p) for seed, k in samples for p in players]
+def run_lora(deals: int, workers: int, players: tuple[str, ...], settings: dict | None = None) -> None:
+    settings = settings or {}
+    per_partie = LoraPartie.new(settings).n_deals
+    samples = [(1000 + i // per_partie, i % per_partie) for i in range(deals)]
+    tasks = [(seed, k, p, json.dumps(settings)) for seed, k in samples for p in players]
     t0 = time.perf_counter()
     per: dict[str, dict[tuple[int, int], float]] = {p: {} for p in players}
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for seed, k, p, v in pool.map(lora_task, tasks, chunksize=1):
             per[p][(seed, k)] = v
     elapsed = time.perf_counter() - t0
-    print(f"Lora: {deals} deals x 4 seats per player, others pocetnik ({elapsed:.0f} s, {workers} workers)")
+    rules = f", settings {json.dumps(settings)}" if settings else ""
+    print(f"Lora{rules}: {deals} deals x 4 seats per player, others pocetnik ({elapsed:.0f} s, {workers} workers)")
     print("mean points per deal of the test player (lower is better), 95% CI:")
     for p in players:
         m, h = mean_ci([per[p][s] for s in samples])
@@ -108,10 +135,10 @@ def run_lora(deals: int, workers: int, players: tuple[str, ...]) -> None:
         )
         print(f"  share of the pocetnik-to-oracle gap closed by majstor: {share:.2f} (bootstrap 95% CI {lo:.2f}..{hi:.2f})")
     print("per contract, mean points (test player):")
-    for contract in range(1, 8):
-        row = [s for s in samples if s[1] % 7 + 1 == contract]
-        if row:
-            print(f"  {contract}: " + "  ".join(f"{p} {statistics.fmean(per[p][s] for s in row):+.2f}" for p in players))
+    contracts = {s: lora_contract(*s, settings) for s in samples}
+    for contract in dict.fromkeys(contracts.values()):
+        row = [s for s in samples if contracts[s] == contract]
+        print(f"  {contract}: " + "  ".join(f"{p} {statistics.fmean(per[p][s] for s in row):+.2f}" for p in players))
 
 
 def preferans_task(args: tuple[int, str]) -> tuple[int, str, list]:
@@ -190,10 +217,11 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=60, help="preferans deals (each played 3 times per player, seats rotated)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--players", default=",".join(LORA_PLAYERS))
+    ap.add_argument("--settings", default="{}", help="Lora house rules as JSON, e.g. '{\"variant\": \"hrvatska\"}'")
     args = ap.parse_args()
     players = tuple(args.players.split(","))
     if args.game in ("lora", "both"):
-        run_lora(args.deals, args.workers, players)
+        run_lora(args.deals, args.workers, players, json.loads(args.settings))
     if args.game in ("preferans", "both"):
         run_preferans(args.hands, args.workers, players)
 
