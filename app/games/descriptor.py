@@ -129,6 +129,8 @@ class GameDescriptor:
     engine: type[PartieEngine]
     settings: tuple[SettingField, ...] = ()
     contracts: tuple[Text, ...] = ()  # in the order the game plays them
+    # Contracts named by a code (house-rule tables name their deals' contracts so).
+    contract_names: Mapping[str, Text] = field(default_factory=dict)
     bot_levels: tuple[str, ...] = ("pocetnik", "iskusan", "majstor")
     bots: str = ""  # the package under app/ai/ with make_bot(level, seed); "" is the code
     # The table script under static/js/ that draws this game (several games may share one).
@@ -189,7 +191,8 @@ class GameDescriptor:
     def page_data(self, lang: str | None) -> dict[str, Any]:
         """What the game's scripts read from the page (``#klub-game``)."""
         return {"code": self.code, "name": self.name(lang), "seats": self.seats,
-                "contracts": [c(lang) for c in self.contracts]}
+                "contracts": [c(lang) for c in self.contracts],
+                "contract_names": {code: name(lang) for code, name in self.contract_names.items()}}
 
 
 __all__ = ["CHOICE", "FLAG", "SUBSET", "Choice", "GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "rules_pages", "same_word", "texts"]

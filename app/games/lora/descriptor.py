@@ -34,6 +34,15 @@ CONTRACTS = texts(
     ("Što više", "Most tricks"), ("Što manje", "Fewest tricks"), ("Dame", "Queens"), ("Herc", "Hearts"),
     ("Žandar tref", "Jack of clubs"), ("K herc i 8. štih", "King of hearts and the last trick"), ("Lora", "Lora"),
 )
+# Every contract code of the house rules (the Serbian options' and Croatian Lora's).
+CONTRACT_NAMES = {
+    **dict(zip(KLUB_CODES, CONTRACTS)),
+    "kralj_sesti": Text("K herc i 6. štih", "King of hearts and the 6th trick"),
+    "kralj_zadnji": Text("Kralj herc i zadnji štih", "King of hearts and the last trick"),
+    "babe": Text("Babe", "Queens"),
+    "prognoza": Text("Prognoza", "Prediction"),
+    "slepi": Text("Slepi", "Blind"),
+}
 HOUSE = ("variant", KLUB)  # the Serbian table options belong to the klub house rules
 
 
@@ -76,7 +85,7 @@ DESCRIPTOR = GameDescriptor(
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja", "4 players, 28 deals"),
     rules_title=Text("Pravila lore", "Rules of Lora"),
-    contracts=CONTRACTS, settings=SETTINGS,
+    contracts=CONTRACTS, contract_names=CONTRACT_NAMES, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
     replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up,
 )

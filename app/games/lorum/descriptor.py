@@ -13,7 +13,7 @@ from app.games.lorum.partie import LorumPartie
 LORUM_REPLAY_KEYS = (*REPLAY_KEYS, "bank", "chain", "chains", "next_card", "train", "next_rank", "passes")
 
 DESCRIPTOR = replace(
-    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"), settings=(),
+    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"), settings=(), contract_names={},
     contracts=texts(
         ("Herc", "Hearts"), ("Dame", "Queens"), ("Bez štihova", "No tricks"), ("Kvart", "Kvart"),
         ("Brzi voz", "Fast train"), ("Čupavi majmun", "Hairy monkey"), ("Domino", "Domino"),
