@@ -64,7 +64,7 @@ def score_hand(hand: Hand, papir: Papir) -> HandScore:
     tricks = list(hand.play.tricks)
     o1, o2 = hand.opponents()
     opp = tricks[o1] + tricks[o2]
-    line.update(kind="played", tricks=tricks, ponuda=hand.accepted_ponuda)
+    line.update(kind="played", tricks=tricks, in_play=list(hand.play.seats), ponuda=hand.accepted_ponuda)
     falls: list[int] = []
     if contract.is_betl:
         passed = tricks[d] == 0
