@@ -118,7 +118,8 @@
 
   /* Events one by one. A finished trick pauses the queue (ctl.trickPause) and then stays on
      the table (ctl.held) until the next card; when a deal ends, the ended deal's header and
-     cards stay until its last trick has been seen, then the next deal is drawn. */
+     cards are drawn (ctl.view stays the latest; see render) until its last trick has been
+     seen, then the next deal. */
   async function pump() {
     if (pumping) return;
     pumping = true;
@@ -136,15 +137,11 @@
           ctl.held = pause.dealEnded ? null : ctl.seenTrick;
         } else if (pause && pause.dealEnded) ctl.held = null;
         if (pause && ctl.trickPause > 0 && queue.length < 12) {
+          if (pause.dealEnded) Object.assign(pause, { before: prev, after: ctl.view });
           ctl.pausing = pause;
-          const after = ctl.view;
-          if (pause.dealEnded) { pause.after = after; ctl.view = prev; }
           render();
           await K.sleep(ctl.trickPause * (pause.factor || 1));
-          if (ctl.pausing === pause) {
-            if (pause.dealEnded && ctl.view === prev) ctl.view = after;
-            ctl.pausing = null;
-          }
+          if (ctl.pausing === pause) ctl.pausing = null;
         }
         render();
       }
@@ -415,15 +412,23 @@
     chatNote.hidden = ctl.seat !== null;
     const before = document.activeElement;
     const from = inDecision(before) ? { word: before.dataset.word } : null;
-    for (let s = 0; s < n; s++) seatBox(s);
-    app.classList.toggle("spectator", ctl.seat === null);
+    // While the last trick of a deal is shown the ended deal is drawn; the pause's `after`
+    // is the latest view (the deal's result), which ctl.view is again once drawn.
+    const latest = ctl.view;
+    if (ctl.pausing && ctl.pausing.before) ctl.view = ctl.pausing.before;
+    try {
+      for (let s = 0; s < n; s++) seatBox(s);
+      app.classList.toggle("spectator", ctl.seat === null);
+      if (ctl.view) G.render(ctl, ui);
+      else if (ctl.status === "proposed") waiting();
+    } finally {
+      ctl.view = latest;
+    }
     if (!ctl.view) {
-      if (ctl.status === "proposed") waiting();
       paintStatus();
       paintLastTrick();
       return;
     }
-    G.render(ctl, ui);
     decorateKeys();
     if (from) focusDecision(from);
     paintStatus();
