@@ -40,9 +40,10 @@ class Settings(BaseSettings):
     argon2_time_cost: int | None = None
     argon2_memory_kib: int | None = None
 
-    # The table page: how long a finished trick stays on the table, and the pause before a
-    # player with no card to play says dalje by himself (milliseconds).
-    ui_trick_pause_ms: int = 1200
+    # The table page: how long a finished trick holds the next moves back (it then stays on
+    # the table until the next card), and the pause before a player with no card to play
+    # says dalje by himself (milliseconds).
+    ui_trick_pause_ms: int = 1500
     ui_dalje_ms: int = 700
 
     chat_max_length: int = 500

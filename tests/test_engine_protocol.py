@@ -1,7 +1,9 @@
 """The engine protocol the Club relies on (app/games/base.py), checked for every game of
 the registry: built by ``new(settings, seed)`` from the descriptor's default settings,
 the same top-level view keys in every game (spectators get ``legal_actions: []``), and
-a seat's view carries the same legal words as ``legal_actions``."""
+a seat's view carries the same legal words as ``legal_actions``; the turn
+(``seats_to_act``) and the seats that may speak out of turn (:func:`may_speak`, only the
+game's ``optional_words``) are told apart the same way in every game."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import random
 
 import pytest
 
-from app.games.base import PartieEngine, SettingsError
+from app.games.base import PartieEngine, SettingsError, may_speak
 from app.games.registry import descriptors
 
 GAMES = {g.code: g for g in descriptors()}
@@ -39,6 +41,33 @@ def test_an_engine_is_a_partie_engine_with_uniform_views(code):
             assert view["legal_actions"] == list(engine.legal_actions(seat)), (code, seat)
         seat = rng.choice(list(engine.seats_to_act()))
         engine.apply(seat, rng.choice(list(engine.legal_actions(seat))))
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_the_turn_and_the_words_out_of_turn_are_told_apart(code):
+    """``seats_to_act`` is the turn: every seat in it has words to say. Any other seat with
+    legal words may speak (``may_speak``) only the game's optional words, which the game
+    never waits for: the "your turn" signal follows the turn alone."""
+    engine = _engine(code)
+    rng = random.Random(11)
+    seen_out_of_turn = 0
+    for _ in range(2000):
+        if engine.finished:
+            break
+        turn = list(engine.seats_to_act())
+        legal = [list(engine.legal_actions(s)) for s in range(engine.n_seats)]
+        assert turn and all(legal[s] for s in turn), (code, turn, legal)
+        speakers = may_speak(turn, legal)
+        assert not set(speakers) & set(turn)
+        assert set(speakers) | set(turn) == {s for s in range(engine.n_seats) if legal[s]}
+        for s in speakers:
+            assert set(legal[s]) <= engine.optional_words, (code, s, legal[s])
+        seen_out_of_turn += bool(speakers)
+        seat = rng.choice(turn)
+        words = [w for w in legal[seat] if w not in engine.optional_words] or legal[seat]
+        engine.apply(seat, rng.choice(words))
+    # preferans: the declarer's offers during the opponents' cards, otpis between hands
+    assert (seen_out_of_turn > 0) == bool(GAMES[code].engine.optional_words), (code, seen_out_of_turn)
 
 
 @pytest.mark.parametrize("code", sorted(GAMES))

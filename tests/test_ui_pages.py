@@ -232,3 +232,26 @@ def test_table_errors_reach_the_page_in_its_language():
     assert sr["error:stale_version"] != en["error:stale_version"]
     table_js = (ROOT / "static" / "js" / "table.js").read_text()
     assert "`error:${f.code}`" in table_js
+
+
+def test_the_proposal_form_times_decisions_when_other_people_play(client):
+    """Issue 12, item 11: the form's default timer is 60 s when another member (or an open
+    seat) plays, off against computer players alone; "off" stays a choice of the form."""
+    register(client, "boki")
+    client.post("/logout")
+    register(client, "ana")
+    lobby = client.get("/lobby")
+    assert re.search(r'<option value="auto" selected>60 s sa članovima', lobby.text), "the default is 60 s with members"
+
+    def propose(**form):
+        r = client.post("/lobby/propose", data={"game": "lora", **form}, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        pid = re.search(r"(?:proposed=|/table/)(\d+)", r.headers["location"]).group(1)
+        return client.get(f"/api/parties/{pid}").json()["timer"]
+
+    with_boki = {"seat1": "member", "seat1_name": "boki", "seat2": "bot", "seat3": "bot"}
+    assert propose(timer="auto", **with_boki) == 60
+    assert propose(timer="auto", seat1="open", seat2="bot", seat3="bot") == 60
+    assert propose(timer="auto", seat1="bot", seat2="bot", seat3="bot") is None
+    assert propose(timer="", **with_boki) is None  # switched off
+    assert propose(timer="120", **with_boki) == 120

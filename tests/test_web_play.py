@@ -93,6 +93,12 @@ def play_whole_partie(server, game: str, settings: dict | None = None):
         check.check(seat, frame)
     events = [f for s, f in log if f["type"] == "event"]
     assert len(events) >= check.total  # every action reached every connection
+    for seat, frame in log:
+        if frame["type"] in ("event", "state") and "to_act" in frame:
+            # the turn and the seats that may speak out of turn never overlap (issue 12)
+            assert not set(frame["to_act"]) & set(frame["may_speak"]), frame
+            if seat is not None and frame["legal"]:
+                assert seat in frame["to_act"] or seat in frame["may_speak"], frame
     sheet = clients[1].get(f"/api/parties/{pid}/score-sheet").json()
     assert sheet["status"] == "finished"
     return pid, clients, record, sheet, log

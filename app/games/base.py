@@ -12,6 +12,11 @@ Driving an engine:
   :class:`SettingsError`.
 - ``legal_actions(seat)`` lists the words that seat may say now (record notation);
   ``apply(seat, word)`` performs one, or raises :class:`IllegalAction` and changes nothing.
+- ``seats_to_act()`` is the turn: the seats the game waits for (a card, a bid, the answer
+  to an open offer). A seat outside it may still have legal words, but only the game's
+  ``optional_words`` (offers, otpis, fall offers), which the game never waits for: such a
+  seat *may speak* (:func:`may_speak`). Every table frame carries both lists, ``to_act``
+  (the turn) and ``may_speak``; a page's "your turn" signal follows ``to_act`` only.
 - ``view(seat)`` is what that seat may see (``None``: a spectator, public only). Every
   game's view has the same top keys: ``game``, ``version``, ``seat``, ``finished``,
   ``deal_index``, ``legal_actions`` (``[]`` for a spectator) and ``result`` (the running
@@ -105,6 +110,12 @@ class PartieEngine(Protocol):
     def result(self) -> dict[str, Any]: ...
 
     def to_record(self, players: list[str]) -> dict[str, Any]: ...
+
+
+def may_speak(to_act: list[int], legal: list[list[str]]) -> list[int]:
+    """The seats that may say something out of turn: legal words (``legal[seat]``), but
+    not in ``to_act``, the turn the game waits for."""
+    return [s for s, words in enumerate(legal) if words and s not in to_act]
 
 
 class KeepsPapir(Protocol):

@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Action, Partie
+from app.games.base import may_speak
 from app.tables.engines import new_engine
 
 def to_json(value: Any) -> str:
@@ -40,7 +41,8 @@ class Snapshot:
     action: tuple[int, str] | None  # the (seat, word) that led here; None at the start
     views_json: tuple[str, ...]  # one per seat, then the spectator's: JSON text, never changed
     legal: list[list[str]]
-    to_act: list[int]
+    to_act: list[int]  # the turn: the seats the game waits for
+    may_speak: list[int]  # the seats with words out of turn (offers, otpis), not awaited
     deal_index: int
     finished: bool
     at: datetime | None  # when this version was reached (for deadlines)
@@ -85,16 +87,18 @@ class LiveTable:
         finished = engine.finished
         to_act = [] if finished else list(engine.seats_to_act())
         views = [engine.view(s) for s in range(self.n_seats)]
+        # Every seat's words, not only the awaited ones: a game may let a player say
+        # some words out of turn (offers, otpis). A seat's view carries them already
+        # (app/games/base.py).
+        legal = [[] if finished else list(v["legal_actions"]) for v in views]
         snap = Snapshot(
             version=self.version,
             action=action,
             # Serialized now: the snapshot must not change when the engine moves on.
             views_json=tuple([to_json(v) for v in views] + [to_json(engine.view(None))]),
-            # Every seat's words, not only the awaited ones: a game may let a player say
-            # some words out of turn (offers, otpis). A seat's view carries them already
-            # (app/games/base.py).
-            legal=[[] if finished else list(v["legal_actions"]) for v in views],
+            legal=legal,
             to_act=to_act,
+            may_speak=may_speak(to_act, legal),
             deal_index=engine.deal_index,
             finished=finished,
             at=at,

@@ -4,7 +4,8 @@ Server frames (every one carries ``version``, the partie version it reflects):
 
 - ``state``: the whole picture for this seat (on connect, or to resync);
 - ``event``: one applied action (``action`` seat/word as this seat may know it) with the
-  seat's ``view`` and ``legal`` words after it; versions come one by one, without gaps;
+  seat's ``view`` and ``legal`` words after it, the turn (``to_act``) and the seats that
+  may speak out of turn (``may_speak``); versions come one by one, without gaps;
 - ``ack`` / ``error``: the answer to the client's ``action`` (by its ``id``);
 - ``seats`` (away, computer takeover), ``chat``, ``pong``.
 

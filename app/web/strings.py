@@ -77,6 +77,15 @@ JS_STRINGS = [
     N_("kontra"), N_("rekontra"), N_("Your session has ended."),
     N_("to act"), N_("You are watching"), N_("Offers of the declarer"), N_("You"),
     N_("You have too many table windows open. Close one of them; trying again in {n} seconds."),
+    # the table: the turn and words out of turn, away seats, the last trick, chat
+    N_("may speak"), N_("{name} is to act"), N_("you may make an offer meanwhile"),
+    N_("{name} is away; the table waits for him"), N_("{n} of {m} agreed to a computer player"),
+    N_("Chat"), N_("Chat: {n} unread"),
+    # why a preferans hand ended, and its numbers
+    N_("All passed: a refe for everyone"), N_("Nobody followed: the declarer passes as if he took all 10 tricks"),
+    N_("Pik with the talon without a kontra is not played"), N_("Offer accepted: {word}"),
+    N_("The declarer took no trick"), N_("The declarer took a trick"), N_("All 10 tricks were played"),
+    N_("The followers reached 5 tricks"), N_("did not follow"), N_("{name} fell"),
     # suits and ranks
     N_("spades"), N_("diamonds"), N_("hearts"), N_("clubs"), N_("ace"), N_("king"), N_("queen"), N_("jack"),
     N_("of"),

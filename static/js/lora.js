@@ -10,18 +10,6 @@
   let daljeFor = -1;
   let sheetKey = "";
 
-  function trickArea(ctl, plays, winner) {
-    const area = K.el("div.trick", { role: "group", "aria-label": K.T("tricks") });
-    for (const [seat, card] of plays) {
-      const e = C().card(card, { cls: `pos-${ctl.rel(seat)}` + (seat === winner ? " winner" : "") });
-      area.append(e);
-    }
-    if (winner !== undefined && winner !== null) {
-      area.append(K.el("p.trick-note", { text: K.T("The trick goes to {name}", { name: ctl.name(winner) }) }));
-    }
-    return area;
-  }
-
   function layout(ctl, deal) {
     const box = K.el("div.layout", { role: "group", "aria-label": K.T("Layout") });
     const start = deal.start_rank;
@@ -93,6 +81,11 @@
   return {
     nSeats: 4,
 
+    lastTrick(v) {
+      const t = v && v.deal && v.deal.tricks;
+      return t && t.length ? { plays: t[t.length - 1].cards, winner: t[t.length - 1].winner } : null;
+    },
+
     transition(prev, ev, ctl) {
       const a = ev.action;
       const pd = prev && prev.deal;
@@ -154,7 +147,7 @@
         ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
           K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Score sheet") })));
       } else if (p && p.plays) {
-        ui.center.append(trickArea(ctl, p.plays, p.winner));
+        ui.center.append(ctl.trickArea(p.plays, p.winner));
       } else if (p && p.layoutOf) {
         const d = JSON.parse(JSON.stringify(p.layoutOf));
         const last = [p.lastCard.seat, p.lastCard.word];
@@ -178,10 +171,11 @@
       } else if (deal && deal.chain) {
         ui.center.append(kvart(ctl, deal));
       } else if (deal) {
-        ui.center.append(trickArea(ctl, deal.trick || [], null));
+        ui.center.append(ctl.trickOnTable(deal.trick));
       }
       if (p && p.dealEnded) {
-        const last = v.result.deals[v.result.deals.length - 1];
+        const after = (p.after || v).result; // the ended deal is drawn until its end has been seen
+        const last = after.deals[after.deals.length - 1];
         if (last) {
           let pts = G.dealPoints(last).map((x, s) => `${names[s]} ${x > 0 ? "+" : ""}${x}`).join(" · ");
           if (last.bank) pts += ` · ${K.T("Bank")} ${last.bank > 0 ? "+" : ""}${last.bank}`;

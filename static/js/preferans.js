@@ -75,24 +75,36 @@
     return out ? { role: "out", text: K.T("does not follow") } : { role: "follows", text: K.T("follows") };
   }
 
-  function trickArea(ctl, plays, winner) {
-    const area = K.el("div.trick", { role: "group", "aria-label": K.T("tricks") });
-    for (const [seat, card] of plays) area.append(C().card(card, { cls: `pos-${ctl.rel(seat)}` + (seat === winner ? " winner" : "") }));
-    if (winner !== undefined && winner !== null) area.append(K.el("p.trick-note", { text: K.T("The trick goes to {name}", { name: ctl.name(winner) }) }));
-    return area;
+  /* A hand's papir line: why the hand ended, and each of its numbers named. */
+  function endReason(line) {
+    switch (line.end) {
+      case "all pass": return K.T("All passed: a refe for everyone");
+      case "prolaz": return K.T("Nobody followed: the declarer passes as if he took all 10 tricks");
+      case "not played": return K.T("Pik with the talon without a kontra is not played");
+      case "ponuda": return K.T("Offer accepted: {word}", { word: wordText(line.ponuda) });
+      case "played":
+        if (/betl/.test(line.contract)) return line.passed ? K.T("The declarer took no trick") : K.T("The declarer took a trick");
+        return line.passed ? K.T("All 10 tricks were played") : K.T("The followers reached 5 tricks");
+      default: return "";
+    }
   }
 
   function lineText(ctl, line) {
     if (!line) return "";
-    if (line.kind === "refe") return `${K.T("All passed")}: ${K.T("refe")}`;
     if (line.kind === "otpis") return K.T("Otpis");
-    if (line.declarer !== undefined) {
-      const who = ctl.name(line.declarer);
-      const res = line.passed ? "✓" : "✗";
-      const tricks = line.tricks ? ` (${line.tricks.join("–")})` : "";
-      return `${who}: ${line.contract} ${res}${tricks}`;
+    const why = endReason(line);
+    if (line.declarer === undefined || line.declarer === null) return why || `${K.T("All passed")}: ${K.T("refe")}`;
+    const d = line.declarer;
+    const parts = [why, `${ctl.name(d)}: ${line.contract} ${line.passed ? "✓" : "✗"}`];
+    if (line.tricks) {
+      const inPlay = line.in_play || [0, 1, 2];
+      const counts = [`${ctl.name(d)} (${K.T("declarer")}) ${line.tricks[d]}`];
+      [1, 2].map((k) => (d + k) % 3).forEach((s) => counts.push(inPlay.includes(s)
+        ? `${ctl.name(s)} ${line.tricks[s]}` : `${ctl.name(s)}: ${K.T("did not follow")}`));
+      parts.push(`${K.T("tricks")}: ${counts.join(" · ")}`);
     }
-    return line.kind || "";
+    (line.falls || []).forEach((s) => parts.push(K.T("{name} fell", { name: ctl.name(s) })));
+    return parts.filter(Boolean).join(". ");
   }
 
   const myCards = (h) => h.cards || h.hand || [];
@@ -166,6 +178,11 @@
         t.talon.forEach((c) => tal.append(C().card(c, { small: true })));
         return [K.el("span", null, K.T("Talon") + ": "), tal];
       },
+    },
+
+    lastTrick(v) {
+      const t = v && v.hand && v.hand.tricks;
+      return t && t.length ? { plays: t[t.length - 1].cards, winner: t[t.length - 1].winner } : null;
     },
 
     transition(prev, ev, ctl) {
@@ -247,7 +264,7 @@
         ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
           K.sheets.reckoning(names, res), K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Papir") })));
       } else if (p && p.plays) {
-        ui.center.append(trickArea(ctl, p.plays, p.winner));
+        ui.center.append(ctl.trickArea(p.plays, p.winner));
       } else if (h && (h.phase === "talon" || h.phase === "kontrakt") && h.talon) {
         const area = K.el("div.talon-area", null, K.el("p", { text: `${K.T("Talon")}: ${names[h.declarer]}` }));
         const row = K.el("div.talon-cards");
@@ -259,7 +276,7 @@
           K.el("p", { text: names[h.declarer] }), K.el("p.big", null, contractLabel(h.contract)),
           h.talon ? K.el("p.small", { text: `${K.T("Talon")}: ` }, ...h.talon.map((c) => C().card(c, { small: true }))) : null));
       } else if (h && h.phase === "igra") {
-        ui.center.append(trickArea(ctl, h.trick || [], null));
+        ui.center.append(ctl.trickOnTable(h.trick));
       } else if (h && h.phase === "licitacija") {
         const log = K.el("ol.bid-log", { "aria-label": K.T("Bidding") });
         (h.words || []).forEach(([s, w]) => log.append(K.el("li", null, K.el("b", { text: names[s] + ": " }), wordText(w))));
@@ -271,7 +288,8 @@
           ...C().sortHand(h.skart).map((c) => C().card(c, { small: true }))));
       }
       if (p && p.dealEnded) {
-        const lines = (v.papir && v.papir.lines) || [];
+        const after = p.after || v; // the ended hand is drawn until its end has been seen
+        const lines = (after.papir && after.papir.lines) || [];
         ui.center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", lineText(ctl, lines[lines.length - 1])));
       }
       // offers: ponuda of the declarer, and otpis / fall offers between hands

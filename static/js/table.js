@@ -1,5 +1,6 @@
 /* Klub: a live table — the connection, the event queue (with a pause to see a finished
-   trick), seats, my hand, keyboard play, timer, sound. The game modules draw the rest. */
+   trick), seats, my hand, keyboard play, timer, sound, the last trick, errors, chat.
+   The game modules draw the rest. */
 "use strict";
 (function () {
   const K = window.Klub;
@@ -9,9 +10,12 @@
   const G = K.games[game];
   const n = G.nSeats;
   const $ = (id) => document.getElementById(id);
+  const CARD_RE = /^[789TJQKA][SDHC]$/;
   const ui = {
     app, info: $("table-info"), center: $("center"), controls: $("controls"), hand: $("hand"),
     status: $("status-line"), sheet: $("sheet"), lastDeal: $("last-deal"), banner: $("conn-banner"),
+    error: $("table-error"), errorText: $("table-error-text"), lastTrickBtn: $("last-trick-button"),
+    lastTrick: $("last-trick"), chat: $("chat"), chatJump: $("chat-jump"), chatUnread: $("chat-unread"),
     seats: n === 4 ? [$("seat-me"), $("seat-right"), $("seat-top"), $("seat-left")]
                    : [$("seat-me"), $("seat-right"), $("seat-left")],
   };
@@ -20,27 +24,36 @@
   const ctl = (K.table = {
     partie: Number(app.dataset.partie), game, me: app.dataset.me, n,
     seat: null, seats: [], status: "proposed", settings: {}, timer: null,
-    view: null, legal: [], toAct: [], deadline: null, finished: false, version: 0,
-    pausing: null, sending: null, message: null, selected: new Set(),
-    trickPause: Number(app.dataset.trickPause || 1200), daljeDelay: Number(app.dataset.daljeDelay || 700),
+    view: null, legal: [], toAct: [], maySpeakSeats: [], deadline: null, finished: false, version: 0,
+    pausing: null, sending: null, message: null, error: null, selected: new Set(),
+    held: null, seenTrick: null, lastTrickOpen: false, unread: 0,
+    trickPause: Number(app.dataset.trickPause || 1500), daljeDelay: Number(app.dataset.daljeDelay || 700),
   });
   ctl.base = () => (ctl.seat === null ? 0 : ctl.seat);
   ctl.rel = (s) => (((s - ctl.base()) % n) + n) % n;
   ctl.name = (s) => (ctl.seats[s] && ctl.seats[s].name) || `#${s + 1}`;
   ctl.names = () => Array.from({ length: n }, (_, s) => ctl.name(s));
-  ctl.myTurn = () => ctl.seat !== null && ctl.legal.length > 0 && !ctl.finished;
-  ctl.canAct = () => ctl.myTurn() && !ctl.pausing && !ctl.sending && online;
+  /* The turn: the game waits for my seat. Words out of turn (offers, otpis) are not a turn. */
+  ctl.myTurn = () => ctl.seat !== null && ctl.toAct.includes(ctl.seat) && ctl.legal.length > 0 && !ctl.finished;
+  /* My seat may say something now: its turn, or a word out of turn. */
+  ctl.maySpeak = () => ctl.seat !== null && ctl.legal.length > 0 && !ctl.finished;
+  ctl.canAct = () => ctl.maySpeak() && !ctl.pausing && !ctl.sending && online;
   ctl.act = function (word) {
     if (!ctl.canAct()) return false;
     const id = live.act(word, ctl.version);
     if (!id) return false;
     ctl.sending = id;
     ctl.message = null;
+    showError(null); // a new move replaces the last error
     render();
     setTimeout(() => { if (ctl.sending === id) { ctl.sending = null; render(); } }, 8000);
     return true;
   };
-  ctl.say = function (text, kind) { ctl.message = text ? { text, kind: kind || "info" } : null; paintStatus(); };
+  ctl.say = function (text, kind) {
+    if (kind === "error") { showError(text); return; }
+    ctl.message = text ? { text, kind: kind || "info" } : null;
+    paintStatus();
+  };
 
   let online = false;
   const queue = [];
@@ -51,6 +64,7 @@
     for (const k of ["version", "legal", "deadline", "finished"]) if (k in f) ctl[k] = f[k];
     if ("view" in f) ctl.view = f.view;
     if ("to_act" in f) ctl.toAct = f.to_act || [];
+    if ("may_speak" in f) ctl.maySpeakSeats = f.may_speak || [];
     if (!("legal" in f)) ctl.legal = ctl.legal || [];
   }
 
@@ -75,7 +89,8 @@
       ctl.timer = f.timer;
       ctl.pausing = null;
       ctl.sending = null;
-      if (!("view" in f)) { ctl.view = null; ctl.legal = []; ctl.toAct = []; ctl.version = f.version; }
+      ctl.held = null;
+      if (!("view" in f)) { ctl.view = null; ctl.legal = []; ctl.toAct = []; ctl.maySpeakSeats = []; ctl.version = f.version; }
       applyFrame(f);
       render();
     },
@@ -84,15 +99,15 @@
     error(f) {
       if (f.id && ctl.sending === f.id) ctl.sending = null;
       const known = Object.prototype.hasOwnProperty.call(K.strings, `error:${f.code}`);
-      ctl.say(known ? K.T(`error:${f.code}`) : `${K.T("Error")}: ${f.message}`, "error");
+      showError(known ? K.T(`error:${f.code}`) : `${K.T("Error")}: ${f.message}`);
       render();
     },
     seats(f) {
-      // who sits where, who is away (a change of status comes as a whole state frame)
+      // who sits where, who is away, who agreed to a takeover (a change of status comes as a whole state frame)
       ctl.seats = f.seats;
       render();
     },
-    chat(f) { addChat(f.message); },
+    chat(f) { addChat(f.message, true); },
     sessionEnded() {
       ui.banner.hidden = false;
       ui.banner.textContent = K.T("Your session has ended.");
@@ -101,6 +116,10 @@
   });
   K.live = live;
 
+  /* Events one by one. A finished trick pauses the queue (ctl.trickPause) and then stays on
+     the table (ctl.held) until the next card; when a deal ends, the ended deal's header and
+     cards are drawn (ctl.view stays the latest; see render) until its last trick has been
+     seen, then the next deal. */
   async function pump() {
     if (pumping) return;
     pumping = true;
@@ -112,11 +131,17 @@
         ctl.lastAction = ev.action || null;
         announce(ev.action);
         const pause = prev && G.transition ? G.transition(prev, ev, ctl) : null;
+        if (ev.action && CARD_RE.test(ev.action.word)) ctl.held = null;
+        if (pause && pause.plays) {
+          ctl.seenTrick = { plays: pause.plays, winner: pause.winner };
+          ctl.held = pause.dealEnded ? null : ctl.seenTrick;
+        } else if (pause && pause.dealEnded) ctl.held = null;
         if (pause && ctl.trickPause > 0 && queue.length < 12) {
+          if (pause.dealEnded) Object.assign(pause, { before: prev, after: ctl.view });
           ctl.pausing = pause;
           render();
           await K.sleep(ctl.trickPause * (pause.factor || 1));
-          ctl.pausing = null;
+          if (ctl.pausing === pause) ctl.pausing = null;
         }
         render();
       }
@@ -130,18 +155,20 @@
   function announce(a) {
     if (!a || !announcer) return;
     const w = a.word;
-    const text = /^[789TJQKA][SDHC]$/.test(w) ? K.cards.label(w) : w.startsWith("skart") ? K.T("Škart") : w;
+    const text = CARD_RE.test(w) ? K.cards.label(w) : w.startsWith("skart") ? K.T("Škart") : w;
     announcer.textContent = `${ctl.name(a.seat)}: ${text}`;
   }
 
   /* -- drawing --------------------------------------------------------------------- */
 
+  const running = () => !ctl.finished && ctl.status === "running";
+
   function seatBox(s) {
     const box = ui.seats[ctl.rel(s)];
     K.clear(box);
     const info = ctl.seats[s] || {};
-    box.className = box.className.replace(/\s*(to-act|away|computer|is-me)\b/g, "");
-    const acting = ctl.toAct.includes(s) && !ctl.finished && ctl.status === "running";
+    box.className = box.className.replace(/\s*(to-act|may-speak|away|computer|is-me)\b/g, "");
+    const acting = ctl.toAct.includes(s) && running();
     if (acting) box.classList.add("to-act");
     if (info.away && !info.computer) box.classList.add("away");
     if (info.computer) box.classList.add("computer");
@@ -157,31 +184,43 @@
     if (acting) {
       marks.append(K.el("span.mark.turn", { text: K.T("to act") }));
       if (ctl.deadline) marks.append(K.el("span.timer", { dataset: { deadline: ctl.deadline }, "aria-label": K.T("seconds left") }));
+    } else if (s === ctl.seat && ctl.maySpeakSeats.includes(s) && running()) {
+      box.classList.add("may-speak");
+      marks.append(K.el("span.mark.may-speak-mark", { text: K.T("may speak") }));
     }
     box.append(nameRow, marks);
     const extra = G.seatExtras ? G.seatExtras(ctl, s) : null;
     if (extra) box.append(extra);
-    // Away seat: the others may agree to hand it to a computer player.
-    if (info.away && !info.computer && ctl.seat !== null && s !== ctl.seat && ctl.status === "running") {
-      const votes = (info.takeover_votes || []).length;
-      const mine = (info.takeover_votes || []).includes(ctl.seat);
-      box.append(K.el("button.btn.small.takeover", {
-        type: "button", disabled: mine ? true : null,
-        onclick: () => fetch(`/api/parties/${ctl.partie}/takeover`, {
-          method: "POST", headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ seat: s, agree: true }),
-        }),
-      }, K.T("Hand over to a computer player"), votes ? ` (${votes} ${K.T("agreed")})` : ""));
+    // Away seat: the others may agree to hand it to a computer player; everyone sees the votes.
+    if (info.away && !info.computer && ctl.status === "running") {
+      const voters = info.takeover_votes || [];
+      const others = ctl.seats.filter((x) => x.seat !== s && !x.computer).length;
+      if (voters.length) {
+        box.append(K.el("p.takeover-votes", { text: K.T("{n} of {m} agreed to a computer player", { n: voters.length, m: others }) }));
+      }
+      if (ctl.seat !== null && s !== ctl.seat) {
+        const mine = voters.includes(ctl.seat);
+        box.append(K.el("button.btn.small.takeover", {
+          type: "button", disabled: mine ? true : null,
+          onclick: () => fetch(`/api/parties/${ctl.partie}/takeover`, {
+            method: "POST", headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ seat: s, agree: true }),
+          }).then((r) => { if (!r.ok) showError(K.T("Error") + `: ${r.status}`); }),
+        }, K.T("Hand over to a computer player"), voters.length ? ` (${voters.length} ${K.T("agreed")})` : ""));
+      }
     }
   }
 
-  /* My hand: sorted, only legal cards clickable; arrows choose, Enter plays. */
+  /* My hand: sorted, only legal cards clickable; arrows choose, Enter plays; keys 1..9, 0. */
   ctl.drawHand = function (cards, legalCards, onplay, opts) {
     opts = opts || {};
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+    // The cards of a trick still shown on the table are no longer in the hand.
+    const p = ctl.pausing || {};
+    const onTable = new Set((p.plays || []).map((x) => x[1]).concat(p.lastCard ? [p.lastCard.word] : []));
     K.clear(ui.hand);
     ui.hand.classList.toggle("my-turn", legalCards.size > 0);
-    const sorted = K.cards.sortHand(cards);
+    const sorted = K.cards.sortHand(cards.filter((c) => !onTable.has(c)));
     ui.hand.style.setProperty("--n", String(sorted.length));
     for (const c of sorted) {
       const selected = opts.selected && opts.selected.has(c);
@@ -198,6 +237,20 @@
     }
   };
 
+  /* A trick: the cards where their players sit; the winner's marked, and named below. */
+  ctl.trickArea = function (plays, winner) {
+    const area = K.el("div.trick", { role: "group", "aria-label": K.T("tricks") });
+    for (const [seat, card] of plays) area.append(K.cards.card(card, { cls: `pos-${ctl.rel(seat)}` + (seat === winner ? " winner" : "") }));
+    if (winner !== undefined && winner !== null) area.append(K.el("p.trick-note", { text: K.T("The trick goes to {name}", { name: ctl.name(winner) }) }));
+    return area;
+  };
+  /* The trick to draw in the middle: the one in play, else the finished one until the next card. */
+  ctl.trickOnTable = function (current) {
+    if (current && current.length) return ctl.trickArea(current, null);
+    const held = ctl.held;
+    return held ? ctl.trickArea(held.plays, held.winner) : ctl.trickArea([], null);
+  };
+
   ui.hand.addEventListener("keydown", (ev) => {
     if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(ev.key)) return;
     const cards = [...ui.hand.querySelectorAll("button.card:not([disabled])")];
@@ -210,23 +263,139 @@
     else i = i < 0 || i >= cards.length - 1 ? 0 : i + 1;
     cards[i].focus();
   });
-  document.addEventListener("keydown", (ev) => {
-    if (ev.target !== document.body || !["ArrowLeft", "ArrowRight"].includes(ev.key)) return;
-    const first = ui.hand.querySelector("button.card:not([disabled])");
-    if (first) { ev.preventDefault(); first.focus(); }
-  });
+
+  /* -- the status line and errors ---------------------------------------------------- */
 
   function paintStatus() {
     let text = "";
     let kind = "info";
+    const waitingFor = ctl.toAct.filter((s) => s !== ctl.seat);
     if (ctl.message) { text = ctl.message.text; kind = ctl.message.kind; }
     else if (ctl.status === "proposed") text = K.T("Waiting for the players");
     else if (ctl.finished) text = K.T("The partie is over");
-    else if (ctl.seat === null) text = K.T("You are watching");
     else if (ctl.myTurn() && !ctl.pausing) { text = K.T("Your turn"); kind = "turn"; }
+    else if (waitingFor.length && !ctl.pausing) {
+      const s = waitingFor[0];
+      const info = ctl.seats[s] || {};
+      text = info.away && !info.computer ? K.T("{name} is away; the table waits for him", { name: ctl.name(s) })
+        : K.T("{name} is to act", { name: waitingFor.map(ctl.name).join(", ") });
+      if (ctl.seat === null) text = `${K.T("You are watching")} · ${text}`;
+      else if (ctl.maySpeak()) { text += ` · ${K.T("you may make an offer meanwhile")}`; kind = "optional"; }
+    } else if (ctl.seat === null) text = K.T("You are watching");
     ui.status.textContent = text;
     ui.status.className = "status-line " + kind;
   }
+
+  /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */
+  function showError(text) {
+    ctl.error = text || null;
+    ui.errorText.textContent = ctl.error || "";
+    ui.error.hidden = !ctl.error;
+  }
+  $("table-error-close").addEventListener("click", () => { showError(null); focusDecision(null); });
+
+  /* -- the last trick ------------------------------------------------------------------ */
+
+  ctl.lastTrick = function () {
+    if (ctl.pausing && ctl.pausing.plays) return { plays: ctl.pausing.plays, winner: ctl.pausing.winner };
+    return (G.lastTrick && G.lastTrick(ctl.view)) || ctl.seenTrick;
+  };
+  function paintLastTrick() {
+    const t = ctl.lastTrick();
+    ui.lastTrickBtn.disabled = !t;
+    ui.lastTrickBtn.setAttribute("aria-expanded", ctl.lastTrickOpen && t ? "true" : "false");
+    ui.lastTrick.hidden = !(ctl.lastTrickOpen && t);
+    if (ui.lastTrick.hidden) return;
+    const box = K.clear(ui.lastTrick.querySelector(".lt-plays"));
+    for (const [seat, card] of t.plays) {
+      box.append(K.el("li" + (seat === t.winner ? ".winner" : ""), { dataset: { seat: String(seat), card } },
+        K.cards.card(card, { small: true }), K.el("span.lt-name", { text: ctl.name(seat) })));
+    }
+    ui.lastTrick.querySelector(".lt-winner").textContent = K.T("The trick goes to {name}", { name: ctl.name(t.winner) });
+  }
+  function toggleLastTrick(open) {
+    ctl.lastTrickOpen = open === undefined ? !ctl.lastTrickOpen : open;
+    paintLastTrick();
+  }
+  ui.lastTrickBtn.addEventListener("click", () => toggleLastTrick());
+  $("last-trick-close").addEventListener("click", () => { toggleLastTrick(false); ui.lastTrickBtn.focus(); });
+
+  /* -- keyboard: one key per legal word and card, L (last trick), C (chat), Escape ------ */
+
+  const KEYS_KEY = "klub-keys";
+  const keysOn = () => localStorage.getItem(KEYS_KEY) !== "off";
+  const keysToggle = $("keys-toggle");
+  keysToggle.checked = keysOn();
+  keysToggle.addEventListener("change", () => { localStorage.setItem(KEYS_KEY, keysToggle.checked ? "on" : "off"); decorateKeys(); });
+  const RESERVED = new Set(["l", "c"]);
+  const CARD_KEYS = "1234567890-=";
+  let keymap = new Map();
+
+  const plain = (text) => text.normalize("NFD").replace(/[^a-zA-Z0-9]/g, "").toLowerCase();
+  /* Each legal word's button gets a key: its number, or a letter of its text not taken yet;
+     the cards their place in the hand (1..9, 0, -, =) unless a word is a number. */
+  function decorateKeys() {
+    keymap = new Map();
+    const on = keysOn();
+    const words = [...ui.controls.querySelectorAll("button.word"), ...ui.center.querySelectorAll("button.word")];
+    const cards = [...ui.hand.querySelectorAll("button.card")];
+    for (const b of [...words, ...cards]) { delete b.dataset.key; b.removeAttribute("aria-keyshortcuts"); }
+    if (!on) return;
+    const live = words.filter((b) => !b.disabled);
+    const numbers = live.some((b) => /^\d+$/.test(plain(b.textContent)));
+    const give = (b, key) => { keymap.set(key, b); b.dataset.key = key.toUpperCase(); b.setAttribute("aria-keyshortcuts", key.toUpperCase()); };
+    for (const b of live) {
+      const text = plain(b.textContent);
+      if (/^\d$/.test(text)) { if (!keymap.has(text)) give(b, text); continue; }
+      const key = [...text].find((ch) => /[a-z]/.test(ch) && !RESERVED.has(ch) && !keymap.has(ch));
+      if (key) give(b, key);
+    }
+    if (!numbers) cards.forEach((b, i) => { if (i < CARD_KEYS.length && !b.disabled) give(b, CARD_KEYS[i]); });
+  }
+
+  const typing = (t) => t && (t.isContentEditable || ["TEXTAREA", "SELECT"].includes(t.tagName)
+    || (t.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(t.type)));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return;
+    if (ev.key === "Escape") {
+      if (ctl.lastTrickOpen) { toggleLastTrick(false); ev.preventDefault(); } else if (ctl.error) showError(null);
+      return;
+    }
+    if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && ev.target === document.body) {
+      const first = ui.hand.querySelector("button.card:not([disabled])");
+      if (first) { ev.preventDefault(); first.focus(); }
+      return;
+    }
+    if (!keysOn() || ev.key.length !== 1) return;
+    const key = ev.key.toLowerCase();
+    if (key === "l") { ev.preventDefault(); if (!ui.lastTrickBtn.disabled) toggleLastTrick(); return; }
+    if (key === "c") { ev.preventDefault(); goToChat(); return; }
+    const target = keymap.get(key);
+    if (target && !target.disabled && document.contains(target)) {
+      ev.preventDefault();
+      target.focus({ preventScroll: true }); // after the move the focus stays in the decision area
+      target.click();
+    }
+  });
+
+  /* Focus stays in the decision area (my words, my cards, an offer's dialog) when a redraw
+     replaces the control that had it: the same word; on my turn the first legal card or
+     word (an answer to an offer first); else the hand itself, until my turn comes. */
+  const decisionParts = [ui.controls, ui.center, ui.hand];
+  const inDecision = (e) => !!e && decisionParts.some((p) => p.contains(e));
+  function focusDecision(from) {
+    const a = document.activeElement;
+    if (from && inDecision(a) && a !== ui.hand && a.matches("button:not([disabled])")) return; // redrawn in place
+    const firstCard = () => ui.hand.querySelector("button.card:not([disabled])");
+    const word = from && from.word && decisionParts.map((p) => p.querySelector(
+      `button.word[data-word="${CSS.escape(from.word)}"]:not([disabled])`)).find(Boolean);
+    const firstWord = () => ui.center.querySelector("button.word:not([disabled])") || ui.controls.querySelector("button:not([disabled])");
+    // Never onto an offer by itself: only on my turn does the focus go to a card or a word.
+    const pick = word || (ctl.myTurn() ? firstCard() || firstWord() : null);
+    (pick || ui.hand).focus({ preventScroll: true });
+  }
+
+  /* -- drawing everything ------------------------------------------------------------ */
 
   function waiting() {
     K.clear(ui.center);
@@ -240,15 +409,30 @@
 
   function render() {
     chatForm.hidden = ctl.seat === null;
-    for (let s = 0; s < n; s++) seatBox(s);
-    app.classList.toggle("spectator", ctl.seat === null);
+    chatNote.hidden = ctl.seat !== null;
+    const before = document.activeElement;
+    const from = inDecision(before) ? { word: before.dataset.word } : null;
+    // While the last trick of a deal is shown the ended deal is drawn; the pause's `after`
+    // is the latest view (the deal's result), which ctl.view is again once drawn.
+    const latest = ctl.view;
+    if (ctl.pausing && ctl.pausing.before) ctl.view = ctl.pausing.before;
+    try {
+      for (let s = 0; s < n; s++) seatBox(s);
+      app.classList.toggle("spectator", ctl.seat === null);
+      if (ctl.view) G.render(ctl, ui);
+      else if (ctl.status === "proposed") waiting();
+    } finally {
+      ctl.view = latest;
+    }
     if (!ctl.view) {
-      if (ctl.status === "proposed") waiting();
       paintStatus();
+      paintLastTrick();
       return;
     }
-    G.render(ctl, ui);
+    decorateKeys();
+    if (from) focusDecision(from);
     paintStatus();
+    paintLastTrick();
     const mine = ctl.myTurn() && !ctl.pausing;
     app.classList.toggle("my-turn", mine);
     document.title = (mine ? "● " : "") + document.title.replace(/^● /, "");
@@ -270,21 +454,50 @@
   /* -- chat at the table (players write, everyone watching reads) ------------------- */
   const chatLog = $("chat-log");
   const chatForm = $("chat-form");
+  const chatNote = $("chat-note");
   const seenChat = new Set();
-  function addChat(m) {
+  let chatInView = false;
+  function paintUnread() {
+    ui.chatUnread.textContent = ctl.unread ? String(ctl.unread) : "";
+    ui.chatUnread.hidden = !ctl.unread;
+    ui.chatJump.classList.toggle("unread", ctl.unread > 0);
+    ui.chatJump.setAttribute("aria-label", ctl.unread ? K.T("Chat: {n} unread", { n: ctl.unread }) : K.T("Chat"));
+  }
+  function addChat(m, fresh) {
     if (!m || seenChat.has(m.id)) return;
     seenChat.add(m.id);
     chatLog.append(K.el("li", null, K.el("b", { text: m.from + ": " }), m.text));
     chatLog.scrollTop = chatLog.scrollHeight;
+    if (fresh && m.from !== ctl.me && (!chatInView || document.hidden)) { ctl.unread++; paintUnread(); }
   }
+  function seen() { if (chatInView && !document.hidden && ctl.unread) { ctl.unread = 0; paintUnread(); } }
+  if (window.IntersectionObserver) {
+    new IntersectionObserver((entries) => {
+      chatInView = entries.some((e) => e.isIntersecting && e.intersectionRatio > 0.5);
+      seen();
+    }, { threshold: [0, 0.5, 1] }).observe(chatLog);
+  } else chatInView = true;
+  document.addEventListener("visibilitychange", seen);
+  function goToChat() {
+    ui.chat.scrollIntoView({ block: "nearest" });
+    const input = chatForm.elements.text;
+    if (!chatForm.hidden) input.focus({ preventScroll: true });
+    ctl.unread = 0;
+    paintUnread();
+  }
+  ui.chatJump.addEventListener("click", goToChat);
   fetch(`/api/parties/${ctl.partie}/chat`).then((r) => (r.ok ? r.json() : { messages: [] }))
-    .then((d) => d.messages.forEach(addChat)).catch(() => {});
+    .then((d) => d.messages.forEach((m) => addChat(m, false))).catch(() => {});
   chatForm.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const input = chatForm.elements.text;
     const text = input.value.trim();
     if (text && live.send({ type: "chat", text })) input.value = "";
   });
+  chatForm.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { ev.preventDefault(); focusDecision(null); }
+  });
+  paintUnread();
 
   live.connect();
 })();

@@ -25,6 +25,11 @@ router = APIRouter()
 BOT_LEVELS = (("pocetnik", N_("beginner")), ("iskusan", N_("experienced")), ("majstor", N_("master")))
 DEFAULT_BOT = "iskusan"
 TIMER_CHOICES = (15, 30, 60, 120, 300)
+# The form's default timer: 60 s per decision when another person plays (an
+# invited member or an open seat), so an absent player cannot stall the others; off
+# against computer players alone. "off" and every other choice stay in the form; the
+# API's default is still no timer.
+TIMER_AUTO, TIMER_WITH_PEOPLE = "auto", 60
 
 
 def setting_name(game: GameDescriptor, key: str) -> str:
@@ -35,7 +40,7 @@ def setting_name(game: GameDescriptor, key: str) -> str:
 def default_form() -> dict[str, str]:
     games = descriptors()
     most_others = max(g.seats for g in games) - 1
-    form = {"game": games[0].code, "timer": ""}
+    form = {"game": games[0].code, "timer": TIMER_AUTO}
     for i in range(1, most_others + 1):
         form.update({f"seat{i}": "bot", f"seat{i}_bot": DEFAULT_BOT})
     for g in games:
@@ -63,7 +68,8 @@ def _lobby_ctx(request, club, member, **extra):
     games = descriptors()
     return context(
         request, member, lobby=data, form=form, bot_levels=BOT_LEVELS, default_bot=DEFAULT_BOT,
-        timers=TIMER_CHOICES, setting_name=setting_name, most_others=max(g.seats for g in games) - 1, **extra,
+        timers=TIMER_CHOICES, timer_auto=TIMER_AUTO, timer_with_people=TIMER_WITH_PEOPLE,
+        setting_name=setting_name, most_others=max(g.seats for g in games) - 1, **extra,
     )
 
 
@@ -94,6 +100,12 @@ def _int(value: str | None) -> int | None:
         return None
 
 
+def _timer(raw: str | None, seats: list[proposals.SeatSpec]) -> int | None:
+    if raw == TIMER_AUTO:
+        return TIMER_WITH_PEOPLE if any(spec.kind != "bot" for spec in seats) else None
+    return _int(raw)
+
+
 def _seats(form: dict[str, str], game: GameDescriptor, exhibition: bool) -> list[proposals.SeatSpec]:
     seats: list[proposals.SeatSpec] = []
     for i in range(1, game.seats):
@@ -121,9 +133,9 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
         exhibition = form.get("exhibition") == "on"
         prefix = f"{game.code}."
         settings = game.settings_from_form({k[len(prefix):]: v for k, v in form.items() if k.startswith(prefix)})
+        seats = _seats(form, game, exhibition)
         partie_id = await run_in_threadpool(
-            proposals.propose, club, member, game.code, settings, _int(form.get("timer")),
-            _seats(form, game, exhibition), exhibition,
+            proposals.propose, club, member, game.code, settings, _timer(form.get("timer"), seats), seats, exhibition,
         )
         summary = await run_in_threadpool(proposals.get_summary, club, partie_id, member)
     except ClubError as e:
