@@ -1,4 +1,4 @@
-"""Issue 7, CSRF: a write with the session cookie but neither Origin nor Sec-Fetch-Site needs the session's token.
+"""CSRF: a write with the session cookie but neither Origin nor Sec-Fetch-Site needs the session's token.
 
 (The forms' own token check with a same-origin browser is in tests/test_security_http.py.)
 """

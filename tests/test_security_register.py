@@ -1,4 +1,4 @@
-"""Issue 7: registration is throttled per client address (the real default: 5 accounts an hour)."""
+"""Registration is throttled per client address (the real default: 5 accounts an hour)."""
 
 from __future__ import annotations
 

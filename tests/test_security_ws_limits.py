@@ -1,4 +1,4 @@
-"""Issue 7: the table sockets' frame cap in bytes, the per-member rate budget, the per-member connection cap."""
+"""The table sockets' frame cap in bytes, the per-member rate budget, the per-member connection cap."""
 
 from __future__ import annotations
 

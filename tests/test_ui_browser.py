@@ -434,7 +434,7 @@ def test_360px_layout_does_not_overflow(browser, server, path):
 
 
 def test_table_page_is_usable_quickly(page, server):
-    """Issue 5 budget: the table page usable within 1 s on loopback (recorded in
+    """The budget: the table page usable within 1 s on loopback (recorded in
     docs/performance.md; asserted with room for a loaded test machine)."""
     register(page, server, "brzi")
     for i in (1, 2, 3):

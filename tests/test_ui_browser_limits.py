@@ -46,7 +46,7 @@ def test_browser_table_over_the_socket_limit_says_so_and_waits(page, browser, se
     other = page.context.new_page()  # same member, one socket too many
     other.add_init_script(COUNT_SOCKETS)
     other.goto(table_url)
-    # said as the table's errors are (issue 12: kept until closed or replaced)
+    # said as the table's errors are (kept until closed or replaced)
     other.wait_for_function("() => /Imate previše otvorenih prozora/.test(document.getElementById('table-error-text').textContent)")
     assert other.is_hidden("#conn-banner")  # not "Reconnecting…"
     assert "30 sekundi" in other.text_content("#table-error-text")

@@ -1,4 +1,4 @@
-"""The preferans table and the paper in a real browser (issue 12, items 5-8).
+"""The preferans table and the paper in a real browser.
 
 Pera plays in Chromium; Mika and Laza say their words over the API, so every hand goes
 where the test wants it: a zovem answered by an accepted ``nudim 4``, a single follower

@@ -1,4 +1,4 @@
-"""The table as a seasoned player expects it (issue 12, items 1-4, 9-11), in Chromium.
+"""The table as a seasoned player expects it, in Chromium.
 
 - errors: readable (WCAG AA contrast measured from the computed colours) and kept until
   closed or replaced;

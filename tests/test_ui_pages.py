@@ -235,7 +235,7 @@ def test_table_errors_reach_the_page_in_its_language():
 
 
 def test_the_proposal_form_times_decisions_when_other_people_play(client):
-    """Issue 12, item 11: the form's default timer is 60 s when another member (or an open
+    """The form's default timer is 60 s when another member (or an open
     seat) plays, off against computer players alone; "off" stays a choice of the form."""
     register(client, "boki")
     client.post("/logout")

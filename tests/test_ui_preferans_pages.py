@@ -1,4 +1,4 @@
-"""The rules pages' texts of issue 12 (item 15), over HTTP (no browser)."""
+"""Corrected rules texts, over HTTP (no browser)."""
 
 from __future__ import annotations
 

@@ -426,7 +426,7 @@ def test_words_out_of_turn_reach_every_seat_and_are_accepted(client, app):
         assert r.status_code == 200, r.text
     state = ana.get(f"/api/parties/{pid}/view").json()
     assert state["to_act"] == [2] and "otpis" in state["legal"] and "2" not in state["legal"]
-    # the turn is seat 2's alone; ana and boki may speak out of turn (issue 12, item 2)
+    # the turn is seat 2's alone; ana and boki may speak out of turn
     assert state["may_speak"] == [0, 1]
     r = ana.post(f"/api/parties/{pid}/actions", json={"word": "otpis", "version": state["version"]})
     assert r.status_code == 200, r.text
