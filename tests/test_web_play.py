@@ -95,7 +95,7 @@ def play_whole_partie(server, game: str, settings: dict | None = None):
     assert len(events) >= check.total  # every action reached every connection
     for seat, frame in log:
         if frame["type"] in ("event", "state") and "to_act" in frame:
-            # the turn and the seats that may speak out of turn never overlap (issue 12)
+            # the turn and the seats that may speak out of turn never overlap
             assert not set(frame["to_act"]) & set(frame["may_speak"]), frame
             if seat is not None and frame["legal"]:
                 assert seat in frame["to_act"] or seat in frame["may_speak"], frame
