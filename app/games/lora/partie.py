@@ -208,6 +208,12 @@ class LoraPartie(EngineBase):
             "result": self.result(),
             "legal_actions": self.legal_actions(seat) if seat is not None else [],
         }
+        if self.house is not None:
+            # The sheet's rows before they are played: each deal's dealer and contract (None:
+            # its first player chooses), and which way the points count.
+            schedule = self.house.schedule
+            view["schedule"] = [[schedule.dealer(k), schedule.fixed_contract(k)] for k in range(self.n_deals)]
+            view["highest_wins"] = schedule.highest_wins
         if deal is not None:
             k = self.deal_index
             view["deal"] = self._deal_view(deal, k, seat)
