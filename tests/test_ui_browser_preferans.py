@@ -301,7 +301,9 @@ def test_preferans_table_and_paper(page, server):  # noqa: F811
     pera.wait_for_function("() => !document.getElementById('table-app').classList.contains('side-open')")
     pera.set_viewport_size(DESKTOP)
     # the archive: the papir with the final reckoning, and the list of hands beside it
-    pera.goto(f"{server.url}/archive/{pid}")
+    # (the archive opens on the first hand; the reckoning stands beside the last one)
+    hands = len(pera.request.get(f"{server.url}/api/parties/{pid}/record").json()["deals"])
+    pera.goto(f"{server.url}/archive/{pid}#deal={hands}")
     pera.wait_for_selector("#final-sheet .papir .p-player")
     check_reckoning(pera, "#final-sheet", names, result)
     shot(pera, "archive-preferans-reckoning")
