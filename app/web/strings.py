@@ -109,6 +109,9 @@ JS_STRINGS = [
     N_("Hands"), N_("No hands yet."), N_("Outcome"), N_("{caller} calls {called}"), N_("Nobody followed"),
     N_("Not played"), N_("passed"), N_("fell"), N_("{name} fell"), N_("Deals"), N_("Deals played"),
     N_("Deals played, the last first"), N_("Back to the table"),
+    # house rules at the Lora table
+    N_("Deal {n} of {m}"), N_("Deal {n}"), N_("Choose the contract of this deal"),
+    N_("How many tricks will you take?"), N_("Turn your top card"), N_("Prediction"),
 ]
 
 

@@ -25,7 +25,9 @@
   /* The sheet after the replayed deal: the replay's result (and papir) of the partie
      replayed up to the end of that deal, drawn as the game draws a view's sheet. */
   function sheetAfter(rec) {
-    const after = { result: rec.result, papir: rec.papir, finished: rec.finished, deal: { index: rec.deal } };
+    const now = data.view || {};
+    const after = { result: rec.result, papir: rec.papir, finished: rec.finished, schedule: now.schedule,
+      highest_wins: now.highest_wins, deal: { index: rec.deal, settings: now.deal && now.deal.settings } };
     K.clear(sheet).append(K.el("p.sheet-after", { text: K.T("The sheet after deal {n}", { n: rec.deal + 1 }) }),
       G.finalSheet(players, after));
   }

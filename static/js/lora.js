@@ -58,12 +58,38 @@
     return box;
   }
 
+  /* House rules' words: the contract its first player chooses (ugovor), a prediction
+     (prognoza 0-8), and in a blind deal the top card, turned without being seen. */
+  function houseWords(ctl, ui, deal) {
+    if (!deal.settings || !ctl.canAct()) return;
+    const button = (w, label) => K.el("button.btn.word", { type: "button", dataset: { word: w }, onclick: () => ctl.act(w) }, label);
+    const choose = ctl.legal.filter((w) => w.startsWith("ugovor "));
+    const predict = ctl.legal.filter((w) => w.startsWith("prognoza "));
+    const blind = deal.blind && ctl.legal.length === 1 && /^[789TJQKA][SDHC]$/.test(ctl.legal[0]) ? ctl.legal[0] : null;
+    if (choose.length) {
+      ui.controls.append(K.el("p.house-ask", { text: K.T("Choose the contract of this deal") }),
+        K.el("div.words.house-words", null, ...choose.map((w) => button(w, K.sheets.named(w.slice(7), deal.settings)))));
+    } else if (predict.length) {
+      ui.controls.append(K.el("p.house-ask", { text: K.T("How many tricks will you take?") }),
+        K.el("div.words.house-words", null, ...predict.map((w) => button(w, w.slice(9)))));
+    } else if (blind) {
+      ui.controls.append(K.el("div.words.house-words", null, button(blind, K.T("Turn your top card"))));
+    }
+  }
+
+  /* The predictions said so far (prognoza), at each seat. */
+  function prediction(deal, s) {
+    const said = deal.predictions && deal.predictions[s];
+    return said === null || said === undefined ? null : K.el("span.chip.prediction", { title: K.T("Prediction") }, `${K.T("Prediction")}: ${said}`);
+  }
+
   /* The game's own parts: Lora's are the defaults. */
   const LORA = {
-    isTrick: (contract) => contract !== 7,
-    penalty: new Set([3, 4, 5, 6]),
-    title: (deal) => K.sheets.contract(deal.index),
-    sheet: (names, result, current, seat) => K.sheets.points(names, result, current, seat),
+    // The Club's contracts are numbers (7: the layout); house rules name them by code.
+    isTrick: (contract) => contract !== 7 && contract !== "lora",
+    penalty: new Set([3, 4, 5, 6, "dame", "herc", "zandar", "kralj", "babe", "kralj_zadnji"]),
+    title: (deal) => (deal.settings ? K.sheets.named(deal.contract, deal.settings) : K.sheets.contract(deal.index)),
+    sheet: (names, result, current, seat, view) => K.sheets.points(names, result, current, seat, K.sheets.plan(view)),
     dealPoints: (d) => d.points,
     signedGood: false,
   };
@@ -107,10 +133,12 @@
       // who leads the trick on the table (or the next one)
       const leader = deal.trick && deal.trick.length ? deal.trick[0][0] : deal.turn;
       if (leader === s && G.isTrick(deal.contract) && !deal.ended) box.append(K.el("span.chip.leads", { text: K.T("leads") }));
-      if (s !== ctl.seat) box.append(C().backs(deal.hand_sizes[s], `${deal.hand_sizes[s]}`));
+      if (s !== ctl.seat || deal.blind) box.append(C().backs(deal.hand_sizes[s], `${deal.hand_sizes[s]}`));
       if (deal.trick_counts) {
         box.append(K.el("span.tricks-count", { title: K.T("tricks") }, `${K.T("tricks")}: ${deal.trick_counts[s]}`));
       }
+      const said = prediction(deal, s);
+      if (said) box.append(said);
       if (deal.passes && deal.passes[s]) box.append(K.el("span.tricks-count.passes", { text: `dalje: ${deal.passes[s]}` }));
       if (deal.penalty_cards && G.penalty.has(deal.contract) && deal.penalty_cards[s].length) {
         const pen = K.el("span.penalty", { "aria-label": K.T("Penalty cards") });
@@ -129,7 +157,7 @@
       if (deal) {
         ui.info.append(
           K.el("span.contract-name", { text: G.title(deal) }),
-          K.el("span.deal-no", { text: K.T("Deal {n} of 28", { n: deal.index + 1 }) }),
+          K.el("span.deal-no", { text: K.T("Deal {n} of {m}", { n: deal.index + 1, m: v.deals_total || 28 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[deal.dealer]}` }));
       }
       if (G.bank) {
@@ -187,6 +215,7 @@
       if (ctl.seat !== null && deal && !v.finished) {
         const legal = ctl.canAct() ? new Set(ctl.legal.filter((w) => w !== "dalje")) : new Set();
         ctl.drawHand(deal.hand || [], legal, (card) => ctl.act(card));
+        houseWords(ctl, ui, deal);
         if (ctl.legal.length === 1 && ctl.legal[0] === "dalje" && !p) {
           ui.controls.append(K.el("p.dalje-note", { text: K.T("You have no card to play: dalje") }));
           if (daljeFor !== ctl.version && ctl.canAct()) {
@@ -202,8 +231,8 @@
         sheetKey = key;
         // the 28-row sheet, and beside it the deals played so far, the last first
         K.sheets.side(ui, K.T("Score sheet"), [
-          { key: "sheet", label: K.T("Score sheet"), body: G.sheet(names, v.result, v.finished ? null : deal && deal.index, ctl.seat) },
-          { key: "deals", label: K.T("Deals"), body: K.sheets.deals(names, v.result, G.dealPoints) }]);
+          { key: "sheet", label: K.T("Score sheet"), body: G.sheet(names, v.result, v.finished ? null : deal && deal.index, ctl.seat, v) },
+          { key: "deals", label: K.T("Deals"), body: K.sheets.deals(names, v.result, G.dealPoints, K.sheets.plan(v)) }]);
         const cur = ui.sheet.querySelector("tr.current");
         if (cur && cur.scrollIntoView && ui.sheet.scrollHeight > ui.sheet.clientHeight) {
           ui.sheet.scrollTop = Math.max(0, cur.offsetTop - ui.sheet.clientHeight / 2);
@@ -212,9 +241,9 @@
     },
 
     /* The archive: the final sheet, and what the replay draws of a step. */
-    finalSheet: (players, v) => G.sheet(players, v.result, v.finished ? null : v.deal && v.deal.index, null),
+    finalSheet: (players, v) => G.sheet(players, v.result, v.finished ? null : v.deal && v.deal.index, null, v),
     replay: {
-      title: (rec) => `${K.T("Deal {n} of 28", { n: rec.deal + 1 })} · ${K.sheets.contract(rec.deal)}`,
+      title: (rec, t) => `${K.T("Deal {n}", { n: rec.deal + 1 })} · ${rec.settings && Object.keys(rec.settings).length ? K.sheets.named(t.contract, rec.settings) : K.sheets.contract(rec.deal)}`,
       pointsAtEnd: true,
       /* Lórum's chains and train (with the card just played); null: a trick. */
       middle(t, action) {

@@ -8,11 +8,34 @@
     const names = K.game.contracts || [];
     return names.length ? names[k % names.length] : "";
   };
+  /* A contract named by its code (house rules); "?" while its first player still chooses. */
+  S.named = (code, settings) => {
+    if (code === null || code === undefined) return "?";
+    const names = K.game.contract_names || {};
+    const key = code === "kralj" && settings && settings.kralj_sesti ? "kralj_sesti" : code;
+    return names[key] || String(code);
+  };
+  /* The rows of a deal-by-deal sheet: [dealer, contract name] per deal. The Club's Lora: 28
+     deals, seven per dealer; house rules: the view's schedule, played deals by their code. */
+  S.plan = (view) => {
+    const result = (view && view.result) || {};
+    if (!view || !view.schedule) {
+      return { rows: Array.from({ length: 28 }, (_, k) => [Math.floor(k / 7), S.contract(k)]), highestWins: false };
+    }
+    const settings = view.deal && view.deal.settings;
+    const played = result.deals || [];
+    return {
+      rows: view.schedule.map(([dealer, code], k) => [dealer, S.named(played[k] ? played[k].contract : code, settings)]),
+      highestWins: !!view.highest_wins,
+    };
+  };
 
   function signed(n) { return n > 0 ? "+" + n : String(n); }
 
-  /* Points (Lora): players[4], result {deals, totals, places}, current deal index or null. */
-  S.points = function (players, result, current, mySeat) {
+  /* Points (Lora): players[4], result {deals, totals, places}, current deal index or null;
+     plan: S.plan(view) (the rows and which way the points count). */
+  S.points = function (players, result, current, mySeat, plan) {
+    plan = plan || S.plan(null);
     const deals = (result && result.deals) || [];
     const table = K.el("table.lora-sheet", { "aria-label": K.T("Score sheet") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
@@ -20,17 +43,18 @@
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
     const running = [0, 0, 0, 0];
-    for (let k = 0; k < 28; k++) {
-      const dealer = Math.floor(k / 7);
-      const row = K.el("tr" + (k % 7 === 0 ? ".dealer-start" : "") + (k === current ? ".current" : ""),
+    const [good, bad] = plan.highestWins ? [".bad", ".good"] : [".good", ".bad"];
+    plan.rows.forEach(([dealer, name], k) => {
+      const starts = k === 0 || plan.rows[k - 1][0] !== dealer;
+      const row = K.el("tr" + (starts ? ".dealer-start" : "") + (k === current ? ".current" : ""),
         { dataset: { deal: String(k) }, "aria-current": k === current ? "true" : null });
       row.append(K.el("td.num", { text: String(k + 1) }));
-      row.append(K.el("td.contract", { title: `${S.contract(k)} · ${K.T("dealer")}: ${players[dealer]}` }, S.contract(k)));
+      row.append(K.el("td.contract", { title: `${name} · ${K.T("dealer")}: ${players[dealer]}` }, name));
       const d = deals[k];
       for (let s = 0; s < 4; s++) {
         if (d) {
           running[s] += d.points[s];
-          const cell = K.el("td.pts" + (s === dealer ? ".dealer-col" : "") + (d.points[s] > 0 ? ".bad" : d.points[s] < 0 ? ".good" : ""),
+          const cell = K.el("td.pts" + (s === dealer ? ".dealer-col" : "") + (d.points[s] > 0 ? bad : d.points[s] < 0 ? good : ""),
             { title: signed(d.points[s]) },
             K.el("span.run", { text: String(running[s]) }),
             d.points[s] ? K.el("small.delta", { text: signed(d.points[s]) }) : null);
@@ -38,7 +62,7 @@
         } else row.append(K.el("td.pts.empty" + (s === dealer ? ".dealer-col" : "")));
       }
       body.append(row);
-    }
+    });
     table.append(body);
     const totals = (result && result.totals) || running;
     const places = (result && result.places) || [];
@@ -270,7 +294,8 @@
 
   /* The deals of Lora or Lórum played so far, the last first: contract, dealer, what each
      player got in that deal (and the bank's change). */
-  S.deals = function (players, result, pointsOf) {
+  S.deals = function (players, result, pointsOf, plan) {
+    plan = plan || S.plan(null);
     const deals = (result && result.deals) || [];
     if (!deals.length) return K.el("p.muted.hand-list-empty", { text: K.T("No deals yet.") });
     const table = K.el("table.hand-list.deal-list", { "aria-label": K.T("Deals played") });
@@ -281,9 +306,9 @@
     table.append(K.el("caption", { text: K.T("Deals played, the last first") }), K.el("thead", null, head));
     const body = K.el("tbody");
     deals.map((d, k) => [d, k]).reverse().forEach(([d, k]) => {
-      const dealer = Math.floor(k / 7);
+      const [dealer, name] = plan.rows[k] || [Math.floor(k / 7), S.contract(k)];
       const tr = K.el("tr", { dataset: { deal: String(k) } }, K.el("td.num", { text: String(k + 1) }),
-        K.el("td.hl-contract", null, S.contract(k), K.el("small", { text: `${K.T("dealer")}: ${players[dealer]}` })));
+        K.el("td.hl-contract", null, name, K.el("small", { text: `${K.T("dealer")}: ${players[dealer]}` })));
       pointsOf(d).forEach((x) => tr.append(K.el("td.dl-pts", { text: x ? signed(x) : "0" })));
       if (bank) tr.append(K.el("td.dl-pts", { text: d.bank ? signed(d.bank) : "0" }));
       body.append(tr);
