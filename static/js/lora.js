@@ -243,7 +243,9 @@
     /* The archive: the final sheet, and what the replay draws of a step. */
     finalSheet: (players, v) => G.sheet(players, v.result, v.finished ? null : v.deal && v.deal.index, null, v),
     replay: {
-      title: (rec, t) => `${K.T("Deal {n}", { n: rec.deal + 1 })} · ${rec.settings && Object.keys(rec.settings).length ? K.sheets.named(t.contract, rec.settings) : K.sheets.contract(rec.deal)}`,
+      title: (rec, t) => (rec.settings && Object.keys(rec.settings).length
+        ? `${K.T("Deal {n}", { n: rec.deal + 1 })} · ${K.sheets.named(t.contract, rec.settings)}`
+        : `${K.T("Deal {n} of {m}", { n: rec.deal + 1, m: 28 })} · ${K.sheets.contract(rec.deal)}`),
       pointsAtEnd: true,
       /* Lórum's chains and train (with the card just played); null: a trick. */
       middle(t, action) {
