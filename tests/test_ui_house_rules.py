@@ -68,3 +68,32 @@ def test_options_the_rules_refuse_are_a_clear_error(client):  # noqa: F811
     r = _propose(client, **{"lora.variant": "libijska"})
     assert r.status_code == 422
     assert client.get("/api/lobby").json()["mine"] == []
+
+
+def test_the_archive_filters_the_clubs_rules_from_house_rules(client):  # noqa: F811
+    register(client, "ana")
+    club = _partie(client, _propose(client))
+    house = _partie(client, _propose(client, **{"lora.variant": "klub", "lora.kralj_sesti": "on"}))
+    croatian = _partie(client, _propose(client, **{"lora.variant": "hrvatska"}))
+    preferans = client.post("/lobby/propose", data={"game": "preferans", "seat1": "bot", "seat1_bot": "pocetnik",
+                                                    "seat2": "bot", "seat2_bot": "pocetnik"}, follow_redirects=False)
+    assert preferans.status_code == 303, preferans.text
+    preferans_id = int(preferans.headers["location"].rsplit("/", 1)[1])
+
+    def listed(query: str) -> set[int]:
+        return {p["id"] for p in client.get(f"/api/archive?{query}").json()["parties"]}
+
+    assert listed("rules=house") == {house["id"], croatian["id"]}
+    # a game without house rules is always played by the Club's
+    assert listed("rules=club") == {club["id"], preferans_id}
+    assert listed("rules=house&game=preferans") == set()
+    assert listed("rules=club&game=lora") == {club["id"]}
+    assert client.get("/api/archive?rules=tablic").status_code == 422
+    page = client.get("/archive?who=all&game=lora&rules=house").text
+    assert f'data-partie="{croatian["id"]}"' in page and f'data-partie="{club["id"]}"' not in page
+    assert 'data-rules="house"' in page and "kućna pravila" in page
+    # the other filters keep the rules chosen
+    assert 'href="/archive?who=me&status=all&game=lora&rules=house"' in page
+    assert "the Club&#39;s rules" in client.get("/archive?who=all&lang=en").text
+    # Preferans has no house rules: no rules filter beside it
+    assert 'data-rules="house"' not in client.get("/archive?who=all&game=preferans").text

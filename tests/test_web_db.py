@@ -91,3 +91,30 @@ def test_cli_migrate_create_admin_and_first_accounts(tmp_path, monkeypatch, caps
         assert roles == {"admin": "admin", "demo": "member", "sef": "admin"}
     finally:
         get_settings.cache_clear()
+
+
+def test_the_archive_tells_house_rules_from_the_clubs_on_every_database(settings):
+    """The rules filter reads a key of the JSON settings: the same answer in SQLite and PostgreSQL."""
+    from app.club import Club
+    from app.parties.archive import list_parties
+
+    club = Club.from_settings(settings)
+    member = register(club.db, "ana", "klupska-lozinka-7")
+    me = CurrentMember(member.id, member.name, member.role, "-")
+
+    def proposed(game: str, rules: dict) -> int:
+        seats = [SeatSpec("bot")] * (3 if game != "preferans" else 2)
+        return propose(club, me, game, rules, None, seats)
+
+    club_lora = proposed("lora", {})
+    croatian = proposed("lora", {"variant": "hrvatska"})
+    options = proposed("lora", {"variant": "klub", "parovi": True})
+    preferans = proposed("preferans", {})
+
+    def ids(rules: str | None, game: str | None = None) -> list[int]:
+        return sorted(p["id"] for p in list_parties(club, None, "all", 100, game, rules))
+
+    assert ids("house") == sorted([croatian, options])
+    assert ids("club") == sorted([club_lora, preferans])
+    assert ids(None) == sorted([club_lora, croatian, options, preferans])
+    assert ids("house", "preferans") == []

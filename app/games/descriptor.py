@@ -147,6 +147,9 @@ class GameDescriptor:
     replay_hands: Callable[[Any], list[list[str]]] = lambda engine: []
     keeps_papir: bool = False  # the engine is a KeepsPapir
     shows_deals: bool = False  # the engine is a ShowsDeals
+    # Settings whose presence makes a partie one of house rules rather than the Club's own
+    # (the archive's filter); a game without them is always played by the Club's rules.
+    house_keys: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.bots:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, and_, false, not_, or_, select
 
 from app.club import Club
 from app.db.models import ImportedRecord, Member, Partie, PartieSeat
 from app.errors import Invalid, NotFound
 from app.games.base import GameError
 from app.games.records import brief, replay
+from app.games.registry import descriptors
 from app.members.service import CurrentMember, check_name
 from app.parties.proposals import proposal_summary
 from app.parties.lookup import computer_name, get_partie, open_table, player_name, seat_of
@@ -28,17 +29,37 @@ MAX_RECORD_BYTES = 1024 * 1024
 MAX_RECORD_DEPTH = 16
 
 ARCHIVE_STATUSES = {"finished": ("finished",), "unfinished": ("running",), "all": ("finished", "running")}
+# Whose rules a partie was played by: the Club's own, or a table's house rules.
+ARCHIVE_RULES = ("club", "house")
+
+
+def played_by_house_rules() -> ColumnElement[bool]:
+    """True for a partie whose settings name one of its game's house rules (descriptor
+    ``house_keys``); a JSON key that is absent reads as NULL in SQLite and PostgreSQL."""
+    clauses = [
+        and_(Partie.game == d.code, or_(*(Partie.settings[key].as_string().is_not(None) for key in d.house_keys)))
+        for d in descriptors() if d.house_keys
+    ]
+    return or_(*clauses) if clauses else false()
 
 
 def list_parties(
-    club: Club, member_name: str | None, status: str = "all", limit: int = 100, game: str | None = None
+    club: Club, member_name: str | None, status: str = "all", limit: int = 100, game: str | None = None,
+    rules: str | None = None,
 ) -> list[dict[str, Any]]:
+    """The newest parties first; ``rules``: only those played by the Club's own rules
+    (``"club"``) or by house rules (``"house"``)."""
     if status not in ARCHIVE_STATUSES:
         raise Invalid("status is finished, unfinished or all", code="invalid_status")
+    if rules is not None and rules not in ARCHIVE_RULES:
+        raise Invalid("rules is club or house", code="invalid_rules")
     with club.db.read() as s:
         stmt = select(Partie).where(Partie.status.in_(ARCHIVE_STATUSES[status]))
         if game is not None:
             stmt = stmt.where(Partie.game == game_of(game).code)
+        if rules is not None:
+            house = played_by_house_rules()
+            stmt = stmt.where(house if rules == "house" else not_(house))
         member_id = None
         if member_name is not None:
             member = s.scalar(select(Member).where(Member.name_key == member_name.lower()))

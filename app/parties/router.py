@@ -92,9 +92,11 @@ def list_archive(
     status: Literal["finished", "unfinished", "all"] = "all",
     of: str | None = None,
     game: str | None = Query(default=None, description="only this game: " + ", ".join(codes())),
+    rules: Literal["club", "house"] | None = Query(
+        default=None, description="only parties played by the Club's own rules, or by house rules"),
     limit: int = 100,
 ):
-    return {"parties": archive.list_parties(club, of, status, limit, game)}
+    return {"parties": archive.list_parties(club, of, status, limit, game, rules)}
 
 
 @router.get("/parties/{partie_id}/score-sheet", summary="The score sheet (the result, and the papir of games that keep one)")

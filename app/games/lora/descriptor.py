@@ -81,7 +81,7 @@ SETTINGS = (
 )
 
 DESCRIPTOR = GameDescriptor(
-    code="lora", engine=LoraPartie, script="lora.js", rules=rules_pages("lora"),
+    code="lora", engine=LoraPartie, script="lora.js", rules=rules_pages("lora"), house_keys=("variant",),
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja", "4 players, 28 deals"),
     rules_title=Text("Pravila lore", "Rules of Lora"),

@@ -21,4 +21,5 @@ DESCRIPTOR = replace(
     tagline=Text("4 igrača, 28 deljenja, žetoni i banka", "4 players, 28 deals, chips and a bank"),
     rules=rules_pages("lorum"), rules_title=Text("Pravila Loruma", "Rules of Lórum"),
     quick_start=None, quick_suits="", replay_table=public_part("deal", LORUM_REPLAY_KEYS),
+    house_keys=("sto_jedan", "makk"),  # the article's two extra contracts
 )

@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse
 
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
-from app.games.registry import codes
+from app.games.registry import codes, descriptors
 from app.parties import archive
 from app.tables import reads
 from app.web.render import context, html_json, partie_page, render, to_login
@@ -18,15 +18,20 @@ router = APIRouter()
 
 @router.get("/archive", response_class=HTMLResponse)
 def archive_page(request: Request, club: ClubDep, member: OptionalMemberDep, status: str = "all", who: str = "me",
-                 game: str = ""):
+                 game: str = "", rules: str = ""):
     if member is None:
         return to_login(request)
     if status not in archive.ARCHIVE_STATUSES:
         status = "all"
     if game not in codes():
         game = ""
-    parties = archive.list_parties(club, member.name if who == "me" else None, status, 200, game or None)
-    ctx = context(request, member, parties=parties, status=status, who=who, game=game)
+    if rules not in archive.ARCHIVE_RULES:
+        rules = ""
+    parties = archive.list_parties(club, member.name if who == "me" else None, status, 200, game or None,
+                                   rules or None)
+    house_games = [d.code for d in descriptors() if d.house_keys]
+    ctx = context(request, member, parties=parties, status=status, who=who, game=game, rules=rules,
+                  rules_filter=bool(house_games) and (not game or game in house_games))
     return render(request, "archive.html", ctx)
 
 
