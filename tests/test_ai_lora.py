@@ -183,22 +183,23 @@ def test_solver_leads_low_under_the_jack_of_tref() -> None:
     assert values == {CARD_BY_NAME["7C"]: 0, CARD_BY_NAME["JC"]: 8}
 
 
-def brute_layout(deal: LayoutDeal, me: int) -> tuple[int, ...]:
+def brute_layout(deal: LayoutDeal, me: int, sign: int = 1) -> tuple[int, ...]:
+    """Every seat's cost (``sign`` * the engine's own points) under the solver's max-n play."""
     if deal.ended:
         assert deal.points is not None
-        return tuple(deal.points)
+        return tuple(sign * p for p in deal.points)
     seat = deal.turn
     mask = deal.legal_mask(seat)
     if not mask:
         d = copy.deepcopy(deal)
         d.pass_turn(seat)
-        return brute_layout(d, me)
+        return brute_layout(d, me, sign)
     best: tuple[int, ...] | None = None
     for c in range(32):
         if (mask >> c) & 1:
             d = copy.deepcopy(deal)
             d.play(seat, c)
-            v = brute_layout(d, me)
+            v = brute_layout(d, me, sign)
             if best is None or v[seat] < best[seat] or (v[seat] == best[seat] and seat != me and v[me] > best[me]):
                 best = v
     assert best is not None
@@ -228,6 +229,41 @@ def test_layout_solver_is_exact_on_small_endings() -> None:
             d.play(me, c)
             assert v == brute_layout(d, me)[me]
         checked += 1
+
+
+@pytest.mark.parametrize("settings", [{"variant": "klub", "dalje_kazna": True}, {"variant": "hrvatska"}])
+def test_layout_solver_is_exact_with_a_house_rules_layout_line(settings) -> None:
+    """A dalje that costs (V6), the first out's +8 that forgives his dalje and -1 a card
+    (V9): the solver's values are the engine's own points under the same play."""
+    from app.games.lora.house import HouseTable
+    from app.games.lora.house_deals import ScoredLayoutDeal
+
+    rule = HouseTable(settings).rules["lora"]
+    sign = -1 if settings["variant"] == "hrvatska" else 1
+    rng = random.Random(11)
+    checked = passed_before = 0
+    while checked < 8:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = ScoredLayoutDeal(rule, [mask_of(deck[i * 8 : i * 8 + 8]) for i in range(4)], rng.randrange(4))
+        while not deal.ended and sum(h.bit_count() for h in deal.hands) > 13:
+            seat = deal.turn
+            mask = deal.legal_mask(seat)
+            if mask:
+                deal.play(seat, rng.choice([c for c in range(32) if (mask >> c) & 1]))
+            else:
+                deal.pass_turn(seat)
+        if deal.ended or not deal.legal_mask(deal.turn):
+            continue
+        me = deal.turn
+        passed_before += sum(deal.passes)
+        solver = LayoutSolver(me, deal.start_rank, None, rule.layout, deal.passes, sign)
+        for c, v in solver.move_values(list(deal.hands), deal.next_cards).items():
+            d = copy.deepcopy(deal)
+            d.play(me, c)
+            assert v == brute_layout(d, me, sign)[me]
+        checked += 1
+    assert passed_before  # the dalje said before the search count too
 
 
 # -- the sampler ------------------------------------------------------------------------
@@ -323,3 +359,57 @@ def test_random_settings_bot_words_are_legal() -> None:
         for name in BOT_NAMES:
             assert make_bot(name, "lora", seed=i).choose(partie.view(seat), partie.legal_actions(seat)) \
                 in partie.legal_actions(seat)
+
+
+def _brute_rule_cost(deal, me: int, sign: int) -> int:
+    """My final cost (``sign`` * the engine's points) with me minimizing it and the three
+    others maximizing it: the solver's paranoid reading, searched over every card."""
+    if deal.ended:
+        return sign * deal.points[me]
+    seat = deal.turn
+    mask = deal.legal_mask(seat)
+    values = []
+    for c in range(32):
+        if (mask >> c) & 1:
+            d = copy.deepcopy(deal)
+            d.play(seat, c)
+            values.append(_brute_rule_cost(d, me, sign))
+    return min(values) if seat == me else max(values)
+
+
+@pytest.mark.parametrize("settings, code", [
+    ({"variant": "hrvatska"}, "kralj_zadnji"), ({"variant": "hrvatska"}, "babe"), ({"variant": "hrvatska"}, "herc"),
+    ({"variant": "hrvatska"}, "prognoza"), ({"variant": "hrvatska"}, "vise"),
+    ({"variant": "klub", "parovi": True}, "zandar"),
+])
+def test_rule_solver_is_exact_on_small_endings(settings, code) -> None:
+    """The house contracts' search gives each card the value a brute-force search of the
+    engine's own deal gives (the last two tricks, several random deals)."""
+    from app.ai.lora.house_solver import RuleSolver
+
+    sign = -1 if settings["variant"] == "hrvatska" else 1
+    checked = 0
+    for seed in range(200):
+        if checked == 4:
+            break
+        partie = LoraPartie(settings, seed)
+        rng = random.Random(seed)
+        while not partie.finished and not (
+            partie.deal.code == code and isinstance(partie.deal, TrickDeal) and partie.deal.legal_mask(partie.deal.turn)
+            and sum(h.bit_count() for h in partie.deal.hands) <= 8
+        ):
+            seat = partie.seats_to_act()[0]
+            partie.apply(seat, rng.choice(partie.legal_actions(seat)))
+        if partie.finished:
+            continue
+        deal = partie.deal
+        me = deal.turn
+        know = read_view(partie.view(me))
+        values = RuleSolver(know).move_values(list(deal.hands), know.trick)
+        assert values
+        for c, v in values.items():
+            d = copy.deepcopy(deal)
+            d.play(me, c)
+            assert v == _brute_rule_cost(d, me, sign), (seed, names_of(1 << c))
+        checked += 1
+    assert checked == 4

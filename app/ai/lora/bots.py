@@ -182,7 +182,10 @@ class LoraSearchBot:
 
     def _layout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
         def solve(hands: list[int], limit: int) -> tuple[dict[int, int], int]:
-            solver = LayoutSolver(know.seat, know.start_rank, node_limit=limit)
+            if know.rule is None:
+                solver = LayoutSolver(know.seat, know.start_rank, node_limit=limit)
+            else:  # the house rule's own layout line (a dalje may cost, the first out may gain)
+                solver = LayoutSolver(know.seat, know.start_rank, limit, know.rule.layout, know.passes, know.sign)
             return solver.move_values(hands, know.next_cards), solver.nodes
 
         totals, done = self._solved_totals(know, cards, rng, self.level.layout_nodes, solve, need_min_samples=False)

@@ -37,6 +37,7 @@ class LoraKnowledge:
     # layout
     start_rank: int | None = None
     next_cards: int = FULL_MASK
+    passes: list[int] = field(default_factory=lambda: [0] * N_SEATS)  # each seat's dalje
     # house rules: the contract's own rule (None: the Club's own Lora), the predictions
     # said (prognoza), and +1 when lower totals are better, -1 when higher are (hrvatska)
     rule: ContractRule | None = None
@@ -113,6 +114,7 @@ def _replay_layout(know: LoraKnowledge, actions: list[tuple[int, str]]) -> None:
     for seat, word in actions:
         if word == DALJE:
             know.forbidden[seat] |= next_cards
+            know.passes[seat] += 1
             continue
         c = CARD_BY_NAME[word]
         know.played |= 1 << c
