@@ -51,7 +51,8 @@ def finish(partie: LoraPartie, seed: int = 1) -> list[int]:
 
 def test_the_house_examples_are_there():
     assert [p.name for p in EXAMPLES] == [
-        "lora-hrvatska-101.json", "lora-izbor-dodatni-101.json", "lora-mala-kralj6-101.json"]
+        "lora-hrvatska-101.json", "lora-izbor-dodatni-101.json", "lora-libijska-opklade-101.json",
+        "lora-libijska3-opklade-101.json", "lora-mala-kralj6-101.json"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
@@ -80,7 +81,10 @@ def test_house_examples_export_as_read(path):
     ({"variant": "klub", "bez": "zandar"}, "list"),
     ({"variant": "klub", "bez": ["lora", "lora"]}, "twice"),
     ({"variant": "srpska"}, "variant"),
-    ({"variant": "libijska"}, "not offered"),
+    ({"variant": "libijska", "izbor": True}, "another variant"),
+    ({"variant": "libijska", "igraca": 5}, "3 or 4"),
+    ({"variant": "libijska", "igraca": True}, "3 or 4"),
+    ({"variant": "libijska", "opklade": "yes"}, "true or false"),
     ({"variant": "klub", "sto_jedan": True}, "no setting sto_jedan"),
 ])
 def test_settings_that_do_not_belong_together_are_refused(bad, message):

@@ -65,9 +65,27 @@ def test_options_the_rules_refuse_are_a_clear_error(client):  # noqa: F811
     every = {f"lora.bez.{code}": "on" for code in ("vise", "manje", "dame", "herc", "zandar", "kralj", "lora")}
     r = _propose(client, **{"lora.variant": "klub", **every})
     assert r.status_code == 422 and "bez may not leave out all seven" in r.text
-    r = _propose(client, **{"lora.variant": "libijska"})
-    assert r.status_code == 422
-    assert client.get("/api/lobby").json()["mine"] == []
+    r = _propose(client, **{"lora.variant": "libijska", "lora.igraca": "5"})
+    assert r.status_code == 422 and "igraca (players) is 3 or 4" in r.text
+    r = _propose(client, **{"lora.variant": "klub", "lora.opklade": "on"})  # a Libyan option, not shown with klub
+    assert r.status_code == 303
+    assert _partie(client, r)["settings"] == {"variant": "klub"}
+    assert [p for p in client.get("/api/lobby").json()["mine"] if p["settings"].get("variant") == "libijska"] == []
+
+
+def test_libyan_lora_with_three_players_takes_three_seats(client):  # noqa: F811
+    register(client, "ana")
+    page = client.get("/lobby").text
+    assert "Libijska lora" in page and 'data-seats-field' in page and "Opklade" in page
+    partie = _partie(client, _propose(client, **{"lora.variant": "libijska", "lora.igraca": "3", "lora.opklade": "on"}))
+    assert partie["settings"] == {"variant": "libijska", "igraca": 3, "opklade": True}
+    assert len(partie["seats"]) == 3  # the form's third computer seat is not taken
+    table = client.get(f"/table/{partie['id']}").text
+    assert 'data-seats="3"' in table and "seats-3" in table
+    view = client.get(f"/api/parties/{partie['id']}/view").json()["view"]
+    assert len(view["deal"]["hand"]) == 10 and view["deal"]["kitty"] is None and view["deal"]["kitty_size"] == 2
+    four = _partie(client, _propose(client, **{"lora.variant": "libijska", "lora.igraca": "4"}))
+    assert four["settings"] == {"variant": "libijska"} and len(four["seats"]) == 4
 
 
 def test_the_archive_filters_the_clubs_rules_from_house_rules(client):  # noqa: F811

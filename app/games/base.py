@@ -7,7 +7,11 @@ function of (seed, deal index) too, so (settings, seed, action log) is the whole
 Driving an engine:
 
 - ``Partie.new(settings, seed=...)`` deals every deal from the seed by itself;
-  ``Partie.new(settings)`` waits for ``start_deal(...)`` (replay of a record).
+  ``Partie.new(settings)`` waits for ``start_deal(hands, pile)`` (replay of a record):
+  ``pile`` holds the cards the deal sets aside, the record's ``pile_key`` of that deal
+  (preferans ``talon``, three-player Lora ``kitty``, Lórum 101 ``stock``; None: none).
+- ``n_seats`` is the partie's number of seats; the settings may decide it
+  (``seats_for(settings)`` answers before a partie exists).
   ``Partie.normalize_settings(settings)`` is the full settings dict the rules allow, or
   :class:`SettingsError`.
 - ``legal_actions(seat)`` lists the words that seat may say now (record notation);
@@ -74,7 +78,7 @@ class RecordError(GameError):
 @runtime_checkable
 class PartieEngine(Protocol):
     game: ClassVar[str]
-    n_seats: ClassVar[int]
+    n_seats: int
     # Words the game never waits for (offers, otpis): random play says them only now and then.
     optional_words: ClassVar[frozenset[str]]
 
@@ -96,8 +100,15 @@ class PartieEngine(Protocol):
     @property
     def needs_deal(self) -> bool: ...
 
-    def start_deal(self, hands: object, talon: object = None) -> None:
-        """Deal a record's hands (checked here: :class:`DealError` for anything else)."""
+    @classmethod
+    def seats_for(cls, settings: Mapping[str, Any]) -> int: ...
+
+    @property
+    def pile_key(self) -> str | None:
+        """The record key of the cards the next deal sets aside, None when it sets none."""
+
+    def start_deal(self, hands: object, pile: object = None) -> None:
+        """Deal a record's hands and pile (checked here: :class:`DealError` for anything else)."""
 
     def seats_to_act(self) -> list[int]: ...
 
@@ -130,6 +141,8 @@ class EngineBase:
     """What every engine builds the same way: ``new`` from normalized settings."""
 
     optional_words: ClassVar[frozenset[str]] = frozenset()
+    n_seats: int
+    pile_key: str | None = None
     # The game's rule for its settings: the full dict, or SettingsError naming what is wrong.
     settings_rule: ClassVar[Callable[[object], dict[str, Any]]]
 
@@ -140,3 +153,8 @@ class EngineBase:
     @classmethod
     def new(cls, settings: Mapping[str, Any] | None = None, seed: int | str | None = None) -> Self:
         return cls(cls.normalize_settings(settings), seed)  # type: ignore[call-arg]
+
+    @classmethod
+    def seats_for(cls, settings: Mapping[str, Any]) -> int:
+        """The seats of a partie with these (normalized) settings."""
+        return cls.n_seats

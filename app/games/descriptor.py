@@ -57,6 +57,7 @@ class SettingField:
     hint: Text | None = None
     kind: str = CHOICE
     when: tuple[str, str | int] | None = None
+    seats: bool = False  # the value is the partie's number of seats (the form follows it)
 
     def options(self) -> tuple[Choice, ...]:
         return tuple(c if isinstance(c, Choice) else Choice(c, Text(str(c), str(c))) for c in self.choices)
@@ -157,7 +158,12 @@ class GameDescriptor:
 
     @property
     def seats(self) -> int:
+        """The most seats a partie of this game has (the proposal form's lines)."""
         return self.engine.n_seats
+
+    def seats_for(self, settings: Mapping[str, Any] | None) -> int:
+        """The seats of a partie with these settings (:class:`SettingsError` if refused)."""
+        return self.engine.seats_for(self.normalize_settings(dict(settings or {})))
 
     def default_settings(self) -> dict[str, Any]:
         return {f.key: f.default for f in self.settings if f.default not in ("", False)}

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.games.base import GameError, RecordError
+from app.games.base import DealError, GameError, RecordError
 from app.games.cards import CardError
 from app.games.registry import engine_class
 
@@ -43,6 +43,19 @@ def load_record(path: str | Path) -> dict[str, Any]:
     return record
 
 
+PILE_KEYS = ("talon", "kitty", "stock")
+
+
+def deal_pile(partie: Any, deal: dict[str, Any]) -> object:
+    """The cards a record's deal sets aside, under the key the engine expects for it
+    (``partie.pile_key``); :class:`DealError` for a pile the deal may not have."""
+    key = partie.pile_key
+    for other in PILE_KEYS:
+        if other != key and other in deal:
+            raise DealError(f"this deal has no {other}")
+    return deal.get(key) if key else None
+
+
 def replay(record: dict[str, Any]):
     """Replay a record through its engine; the engine at the end, or :class:`RecordError`."""
     if record.get("format") != FORMAT:
@@ -51,17 +64,18 @@ def replay(record: dict[str, Any]):
         cls = engine_class(record.get("game"))
     except GameError as e:
         raise RecordError(_cut(e)) from None
-    players = record.get("players")
-    if not isinstance(players, list) or len(players) != cls.n_seats:
-        raise RecordError(f"{cls.game} has {cls.n_seats} players, the record lists {brief(players)}")
-    for seat, name in enumerate(players):
-        if not isinstance(name, str):
-            raise RecordError(f"players are names (strings); player {seat} is {brief(name)}")
     settings = record.get("settings", {})
     try:
         partie = cls.new(settings)
     except GameError as e:
         raise RecordError(f"settings: {_cut(e)}") from None
+    n_seats = partie.n_seats  # the settings may say (Libyan Lora has 3 or 4)
+    players = record.get("players")
+    if not isinstance(players, list) or len(players) != n_seats:
+        raise RecordError(f"{cls.game} with these settings has {n_seats} players, the record lists {brief(players)}")
+    for seat, name in enumerate(players):
+        if not isinstance(name, str):
+            raise RecordError(f"players are names (strings); player {seat} is {brief(name)}")
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError("'deals' must be a list")
@@ -75,7 +89,7 @@ def replay(record: dict[str, Any]):
                 "this deal starts before the previous one ended", d - 1, len(deals[d - 1].get("actions", []))
             )
         try:
-            partie.start_deal(deal.get("hands"), deal.get("talon"))
+            partie.start_deal(deal.get("hands"), deal_pile(partie, deal))
         except (GameError, CardError) as e:
             raise RecordError(f"hands: {_cut(e)}", d) from None
         actions = deal.get("actions")
@@ -91,7 +105,7 @@ def replay(record: dict[str, Any]):
             ):
                 raise RecordError(f"an action is [seat, word], got {brief(action)}", d, a)
             seat, word = action
-            if not 0 <= seat < cls.n_seats:
+            if not 0 <= seat < n_seats:
                 raise RecordError(f"there is no seat {brief(seat)}", d, a)
             try:
                 partie.apply(seat, word)

@@ -72,7 +72,7 @@ def propose(
     descriptor = game_of(game)
     settings = _check_settings(descriptor, settings)
     timer = _check_timer(timer)
-    n = descriptor.seats
+    n = descriptor.seats_for(settings)
     if exhibition:
         seats = seats or [SeatSpec("bot")] * n
         if len(seats) != n or any(spec.kind != "bot" for spec in seats):

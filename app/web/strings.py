@@ -112,6 +112,9 @@ JS_STRINGS = [
     # house rules at the Lora table
     N_("Deal {n} of {m}"), N_("Deal {n}"), N_("Choose the contract of this deal"),
     N_("How many tricks will you take?"), N_("Turn your top card"), N_("Prediction"),
+    # Libyan Lora: bets, the kitty of three players, void deals
+    N_("Bet"), N_("no bet"), N_("Your bet on this deal"), N_("Answer the bet"), N_("Kitty"),
+    N_("Play for the kitty"), N_("The kitty has no card to play: dalje"), N_("void"), N_("void: dealt again"),
 ]
 
 

@@ -6,7 +6,7 @@
   if (form) {
     const sync = () => {
       const choice = form.querySelector("input[name=game]:checked");
-      const others = Number(choice.dataset.seats) - 1;
+      let others = Number(choice.dataset.seats) - 1;
       // A game's settings; a setting that belongs to a value of another (house-rule
       // options to their variant) only with that value; a choice's hint for its value.
       const valueOf = (name) => {
@@ -20,6 +20,11 @@
         for (const input of field.querySelectorAll("select, input")) input.disabled = off;
         const select = field.querySelector("select");
         for (const hint of field.querySelectorAll(".choice-hint")) hint.hidden = !select || hint.dataset.value !== select.value;
+      }
+      // A setting that is the number of seats (Libyan Lora's igraca), when it applies.
+      for (const field of form.querySelectorAll(".game-setting[data-seats-field]")) {
+        const select = field.querySelector("select");
+        if (!field.hidden && select && select.value) others = Number(select.value) - 1;
       }
       const exhibition = form.querySelector("input[name=exhibition]").checked;
       for (const line of form.querySelectorAll(".seat-line[data-seat]")) {

@@ -58,15 +58,39 @@
     return box;
   }
 
+  /* A bet as the table shows it: "kladim 2", kontra and rekontra. */
+  function betText(bet, names) {
+    if (!bet || !bet.word) return null;
+    let text = bet.word === "ne kladim" ? K.T("no bet") : `${K.T("Bet")}: ${bet.word.slice(7)}`;
+    if (bet.kontra_by !== null && bet.kontra_by !== undefined) text += ` · kontra (${names[bet.kontra_by]})`;
+    if (bet.rekontra) text += " · rekontra";
+    return text;
+  }
+
   /* House rules' words: the contract its first player chooses (ugovor), a prediction
-     (prognoza 0-8), and in a blind deal the top card, turned without being seen. */
+     (prognoza 0-8), in a blind deal the top card, turned without being seen; Libyan bets
+     and their answers, and the dealer's card for the kitty. */
   function houseWords(ctl, ui, deal) {
     if (!deal.settings || !ctl.canAct()) return;
     const button = (w, label) => K.el("button.btn.word", { type: "button", dataset: { word: w }, onclick: () => ctl.act(w) }, label);
     const choose = ctl.legal.filter((w) => w.startsWith("ugovor "));
     const predict = ctl.legal.filter((w) => w.startsWith("prognoza "));
+    const bets = ctl.legal.filter((w) => w.startsWith("kladim ") || w === "ne kladim");
+    const answers = ctl.legal.filter((w) => ["kontra", "rekontra", "moze"].includes(w));
+    const kitty = ctl.legal.filter((w) => w.startsWith("kitty "));
     const blind = deal.blind && ctl.legal.length === 1 && /^[789TJQKA][SDHC]$/.test(ctl.legal[0]) ? ctl.legal[0] : null;
-    if (choose.length) {
+    if (bets.length) {
+      ui.controls.append(K.el("p.house-ask", { text: K.T("Your bet on this deal") }),
+        K.el("div.words.house-words.bet-words", null, ...bets.map((w) => button(w, w === "ne kladim" ? K.T("no bet") : w.slice(7)))));
+    } else if (answers.length) {
+      const open = (deal.bets || []).map((b, s) => [b, s]).filter(([b]) => b && b.word && b.word !== "ne kladim");
+      ui.controls.append(K.el("p.house-ask", { text: K.T("Answer the bet") }),
+        K.el("div.words.house-words.bet-answers", null, ...answers.map((w) => button(w, w))));
+      if (open.length) ui.controls.append(K.el("p.bet-list", { text: open.map(([b, s]) => `${ctl.name(s)}: ${betText(b, ctl.names())}`).join(" · ") }));
+    } else if (kitty.length) {
+      ui.controls.append(K.el("p.house-ask", { text: K.T("Play for the kitty") }),
+        K.el("div.words.house-words.kitty-words", null, ...kitty.map((w) => button(w, w === "kitty dalje" ? "dalje" : C().label(w.slice(6))))));
+    } else if (choose.length) {
       ui.controls.append(K.el("p.house-ask", { text: K.T("Choose the contract of this deal") }),
         K.el("div.words.house-words", null, ...choose.map((w) => button(w, K.sheets.named(w.slice(7), deal.settings)))));
     } else if (predict.length) {
@@ -75,6 +99,14 @@
     } else if (blind) {
       ui.controls.append(K.el("div.words.house-words", null, button(blind, K.T("Turn your top card"))));
     }
+  }
+
+  /* The kitty of a three-player table: face down (its size) until turned. */
+  function kittyBox(deal) {
+    const box = K.el("div.kitty", { role: "group", "aria-label": K.T("Kitty") }, K.el("span.row-label", { text: K.T("Kitty") + ": " }));
+    if (deal.kitty) deal.kitty.forEach((c) => box.append(C().card(c, { small: true })));
+    else box.append(C().backs(deal.kitty_size, String(deal.kitty_size)));
+    return box;
   }
 
   /* The predictions said so far (prognoza), at each seat. */
@@ -87,6 +119,7 @@
   const LORA = {
     // The Club's contracts are numbers (7: the layout); house rules name them by code.
     isTrick: (contract) => contract !== 7 && contract !== "lora",
+    isLayout: (contract) => contract === 7 || contract === "lora",
     penalty: new Set([3, 4, 5, 6, "dame", "herc", "zandar", "kralj", "babe", "kralj_zadnji"]),
     title: (deal) => (deal.settings ? K.sheets.named(deal.contract, deal.settings) : K.sheets.contract(deal.index)),
     sheet: (names, result, current, seat, view) => K.sheets.points(names, result, current, seat, K.sheets.plan(view)),
@@ -94,8 +127,9 @@
     signedGood: false,
   };
   const LORUM = {
-    isTrick: (contract) => [1, 2, 3, 6].includes(contract),
-    penalty: new Set([1, 2, 6]),
+    isTrick: (contract) => [1, 2, 3, 6, "hearts", "obers", "no_tricks", "hairy_monkey", "makk"].includes(contract),
+    isLayout: (contract) => contract === 7 || contract === "domino",
+    penalty: new Set([1, 2, 6, "hearts", "obers", "hairy_monkey", "makk"]),
     title: (deal) => deal.contract_title,
     sheet: (names, result, current, seat) => K.sheets.chips(names, result, current, seat),
     dealPoints: (d) => d.transfers,
@@ -117,7 +151,7 @@
       const pd = prev && prev.deal;
       if (!a || !pd || a.word === "dalje") return null;
       const dealChanged = ev.view.deal && ev.view.deal.index !== pd.index;
-      if (G.isTrick(pd.contract) && pd.trick && pd.trick.length === 3) {
+      if (G.isTrick(pd.contract) && pd.trick && pd.trick.length === ctl.n - 1) {
         const plays = pd.trick.concat([[a.seat, a.word]]);
         return { plays, winner: C().trickWinner(plays, null), dealEnded: dealChanged, factor: dealChanged ? 1.6 : 1 };
       }
@@ -139,6 +173,8 @@
       }
       const said = prediction(deal, s);
       if (said) box.append(said);
+      const bet = betText(deal.bets && deal.bets[s], ctl.names());
+      if (bet) box.append(K.el("span.chip.bet", { title: K.T("Bet"), text: bet }));
       if (deal.passes && deal.passes[s]) box.append(K.el("span.tricks-count.passes", { text: `dalje: ${deal.passes[s]}` }));
       if (deal.penalty_cards && G.penalty.has(deal.contract) && deal.penalty_cards[s].length) {
         const pen = K.el("span.penalty", { "aria-label": K.T("Penalty cards") });
@@ -170,7 +206,7 @@
       if (v.finished && !p) {
         const res = v.result;
         const list = K.el("ul.final-places");
-        const order = [0, 1, 2, 3].sort((a, b) => res.places[a] - res.places[b] || a - b);
+        const order = Array.from({ length: ctl.n }, (_, s) => s).sort((a, b) => res.places[a] - res.places[b] || a - b);
         order.forEach((s) => list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.totals[s]) }))));
         ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
           K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Score sheet") })));
@@ -180,7 +216,7 @@
         const d = JSON.parse(JSON.stringify(p.layoutOf));
         const last = [p.lastCard.seat, p.lastCard.word];
         d.ended = true;
-        if (d.contract === 7) {
+        if (G.isLayout(d.contract)) {
           const s = ["S", "D", "H", "C"].indexOf(p.lastCard.word[1]);
           if (!d.start_rank) d.start_rank = p.lastCard.word[0];
           d.rows[s] = d.rows[s].concat([p.lastCard.word]);
@@ -192,7 +228,7 @@
           d.chain = d.chain.concat([last]);
           ui.center.append(kvart(ctl, d));
         }
-      } else if (deal && deal.contract === 7) {
+      } else if (deal && G.isLayout(deal.contract)) {
         ui.center.append(layout(ctl, deal));
       } else if (deal && deal.train) {
         ui.center.append(train(ctl, deal));
@@ -201,12 +237,14 @@
       } else if (deal) {
         ui.center.append(ctl.trickOnTable(deal.trick));
       }
+      if (deal && deal.kitty_size !== undefined) ui.center.append(kittyBox(deal));
       if (p && p.dealEnded) {
         const after = (p.after || v).result; // the ended deal is drawn until its end has been seen
         const last = after.deals[after.deals.length - 1];
         if (last) {
           let pts = G.dealPoints(last).map((x, s) => `${names[s]} ${x > 0 ? "+" : ""}${x}`).join(" · ");
           if (last.bank) pts += ` · ${K.T("Bank")} ${last.bank > 0 ? "+" : ""}${last.bank}`;
+          if (last.void) pts = `${K.T("void: dealt again")} · ${pts}`;
           ui.center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", pts));
         }
       }
@@ -216,12 +254,13 @@
         const legal = ctl.canAct() ? new Set(ctl.legal.filter((w) => w !== "dalje")) : new Set();
         ctl.drawHand(deal.hand || [], legal, (card) => ctl.act(card));
         houseWords(ctl, ui, deal);
-        if (ctl.legal.length === 1 && ctl.legal[0] === "dalje" && !p) {
-          ui.controls.append(K.el("p.dalje-note", { text: K.T("You have no card to play: dalje") }));
+        const only = ctl.legal.length === 1 ? ctl.legal[0] : null;
+        if ((only === "dalje" || only === "kitty dalje") && !p) {
+          ui.controls.append(K.el("p.dalje-note", { text: K.T(only === "dalje" ? "You have no card to play: dalje" : "The kitty has no card to play: dalje") }));
           if (daljeFor !== ctl.version && ctl.canAct()) {
             daljeFor = ctl.version;
             const at = ctl.version;
-            setTimeout(() => { if (ctl.version === at) ctl.act("dalje"); }, ctl.daljeDelay);
+            setTimeout(() => { if (ctl.version === at) ctl.act(only); }, ctl.daljeDelay);
           }
         }
       } else K.clear(ui.hand);
@@ -262,7 +301,7 @@
       /* Lora's layout, Lórum's Domino: the four suit rows as the table draws them, the card
          just played marked; null for the other contracts. */
       layout(t, action) {
-        if (t.contract !== 7) return null;
+        if (t.contract !== 7 && t.contract !== "lora" && t.contract !== "domino") return null;
         const box = layout(null, t);
         const just = action && box.querySelector(`.card[data-card="${action[1]}"]`);
         if (just) just.classList.add("just");

@@ -12,7 +12,8 @@
   S.named = (code, settings) => {
     if (code === null || code === undefined) return "?";
     const names = K.game.contract_names || {};
-    const key = code === "kralj" && settings && settings.kralj_sesti ? "kralj_sesti" : code;
+    const key = code === "kralj" && settings && settings.kralj_sesti ? "kralj_sesti"
+      : code === "sesti" && settings && settings.igraca === 3 ? "sesti3" : code;
     return names[key] || String(code);
   };
   /* The rows of a deal-by-deal sheet: [dealer, contract name] per deal. The Club's Lora: 28
@@ -24,10 +25,17 @@
     }
     const settings = view.deal && view.deal.settings;
     const played = result.deals || [];
-    return {
-      rows: view.schedule.map(([dealer, code], k) => [dealer, S.named(played[k] ? played[k].contract : code, settings)]),
-      highestWins: !!view.highest_wins,
+    // A void deal (Libyan Lora) is a row of its own; the deal dealt again shares its slot.
+    const slots = view.slots || view.schedule.map((_, k) => k);
+    const row = (slot, k) => {
+      const [dealer, code] = view.schedule[slot];
+      const d = played[k];
+      return [dealer, S.named(d ? d.contract : code, settings) + (d && d.void ? ` (${K.T("void")})` : "")];
     };
+    const rows = slots.map(row);
+    const after = slots.length ? slots[slots.length - 1] + 1 : 0;
+    for (let slot = after; slot < view.schedule.length; slot++) rows.push(row(slot, rows.length));
+    return { rows, highestWins: !!view.highest_wins };
   };
 
   function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -42,7 +50,7 @@
     players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", text: p })));
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
-    const running = [0, 0, 0, 0];
+    const running = players.map(() => 0);
     const [good, bad] = plan.highestWins ? [".bad", ".good"] : [".good", ".bad"];
     plan.rows.forEach(([dealer, name], k) => {
       const starts = k === 0 || plan.rows[k - 1][0] !== dealer;
@@ -51,7 +59,7 @@
       row.append(K.el("td.num", { text: String(k + 1) }));
       row.append(K.el("td.contract", { title: `${name} · ${K.T("dealer")}: ${players[dealer]}` }, name));
       const d = deals[k];
-      for (let s = 0; s < 4; s++) {
+      for (let s = 0; s < players.length; s++) {
         if (d) {
           running[s] += d.points[s];
           const cell = K.el("td.pts" + (s === dealer ? ".dealer-col" : "") + (d.points[s] > 0 ? bad : d.points[s] < 0 ? good : ""),
@@ -89,7 +97,7 @@
     head.append(K.el("th.bank-col", { scope: "col", title: K.T("Bank after the deal"), text: K.T("Bank") }));
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
-    const running = [0, 0, 0, 0];
+    const running = players.map(() => 0);
     let bank = 0;
     for (let k = 0; k < 28; k++) {
       const dealer = Math.floor(k / 7);

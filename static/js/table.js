@@ -8,7 +8,7 @@
   if (!app) return;
   const game = app.dataset.game;
   const G = K.games[game];
-  const n = G.nSeats;
+  const n = Number(app.dataset.seats) || G.nSeats; // the partie's own (Libyan Lora: 3 or 4)
   const $ = (id) => document.getElementById(id);
   const CARD_RE = /^[789TJQKA][SDHC]$/;
   const ui = {

@@ -10,7 +10,7 @@ from app.ai.common.rule_bot import CardRuleBot
 from app.ai.lora.rules import layout_card, trick_card
 from app.games.cards import CARD_BY_NAME, mask_of
 from app.games.lora.contracts import Contract
-from app.games.lorum.contracts import LorumContract
+from app.games.lorum.contracts import LorumContract, contract_named
 
 # The Lora contract whose avoidance rules fit each Lórum trick contract.
 TRICK_RULES = {
@@ -18,7 +18,22 @@ TRICK_RULES = {
     LorumContract.OBERS: Contract.DAME,
     LorumContract.NO_TRICKS: Contract.STO_MANJE,
     LorumContract.HAIRY_MONKEY: Contract.KING_AND_LAST,
+    LorumContract.MAKK: Contract.KING_AND_LAST,  # K herc and the last trick pay; J tref pays across
 }
+# 101's card values (rulings V13), by rank 7 8 9 T J Q K A.
+PILE_VALUES = (0, 0, 0, 10, 2, 3, 4, 11)
+LIMIT_101 = 101
+
+
+def pile_card(hand: int, total: int) -> int:
+    """101, one move ahead: the highest card that keeps the total under 101 (the next
+    players come nearer to it, and my cards worth 0 stay for when it is high); with no
+    such card, the one worth least."""
+    cards = [c for c in range(32) if (hand >> c) & 1]
+    safe = [c for c in cards if total + PILE_VALUES[c & 7] < LIMIT_101]
+    if not safe:
+        return min(cards, key=lambda c: (PILE_VALUES[c & 7], c))
+    return max(safe, key=lambda c: (PILE_VALUES[c & 7], c))
 
 
 def following(c: int) -> int:
@@ -53,7 +68,7 @@ class LorumRuleBot(CardRuleBot):
 
     def card(self, view: dict[str, Any], legal: list[str]) -> int:
         deal = view["deal"]
-        contract = LorumContract(deal["contract"])
+        contract = contract_named(deal["contract"])
         hand = mask_of(CARD_BY_NAME[w] for w in deal["hand"])
         playable = mask_of(CARD_BY_NAME[w] for w in legal if w in CARD_BY_NAME)
         if contract in TRICK_RULES:
@@ -63,4 +78,6 @@ class LorumRuleBot(CardRuleBot):
             return layout_card(hand, playable, None if start is None else "789TJQKA".index(start))
         if contract is LorumContract.KVART:
             return kvart_start(playable)
+        if contract is LorumContract.STO_JEDAN:
+            return pile_card(playable, int(deal.get("total") or 0))
         return train_start(playable)

@@ -22,7 +22,7 @@ from app.games.cards import (
     rank_of,
     suit_of,
 )
-from app.games.lora.contracts import N_SEATS, Contract
+from app.games.lora.contracts import Contract
 
 QUEENS_MASK = sum(1 << card(QUEEN, s) for s in range(4))
 HEARTS_MASK = SUIT_MASKS[HEARTS]
@@ -46,11 +46,16 @@ class Deal:
     """What both kinds of deal share: the hands, the turn, the end and the points."""
 
     contract: Contract
+    void = False  # ended without a result: dealt again (Libyan dvojica, a kitty's K herc or J tref)
+    slot = 0  # the schedule's slot (its dealer and contract); a void deal's successor shares it
+    pile: list[int] = []  # the cards dealt aside (a three-player kitty), in dealt order
+    pile_key: str | None = None  # the record's key for them
 
     def __init__(self, contract: Contract, hands: list[int], first: int):
         self.contract = contract
         self.dealt = tuple(hands)
         self.hands = list(hands)
+        self.n = len(hands)  # seats at the table: 4, or 3 (Libyan Lora)
         self.first = first
         self.turn = first
         self.ended = False
@@ -74,7 +79,7 @@ class Deal:
         playable = self.legal_mask(seat)
         if playable:
             raise IllegalAction(f"seat {seat} may not say dalje while holding {CARD_NAMES[highest(playable)]}")
-        self.turn = (seat + 1) % N_SEATS
+        self.turn = (seat + 1) % self.n
 
     # -- words other than cards, and what a house-rules deal adds ----------------
 
@@ -99,6 +104,10 @@ class Deal:
         """The hands as the record lists them."""
         return [names_of(h) for h in self.dealt]
 
+    def record_pile(self) -> dict[str, list[str]]:
+        """The cards dealt aside, under the record's key (nothing when there are none)."""
+        return {self.pile_key: [CARD_NAMES[c] for c in self.pile]} if self.pile_key else {}
+
     def check_turn(self, seat: int) -> None:
         if self.ended:
             raise NotYourTurn("the deal has ended")
@@ -113,10 +122,12 @@ class TrickDeal(Deal):
         super().__init__(contract, hands, first)
         self.trick: list[tuple[int, int]] = []  # (seat, card) of the trick on the table
         self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []  # (leader, plays, winner)
-        self.taken = [0, 0, 0, 0]  # cards taken per seat (mask)
+        n = self.n
+        self.taken = [0] * n  # cards taken per seat (mask)
         self.taken_by_anyone = 0
         self.ends_when_taken = self.early_end_mask()
-        self.trick_counts = [0, 0, 0, 0]
+        self.trick_counts = [0] * n
+        self.n_tricks = hands[0].bit_count() if hands else TRICKS_PER_DEAL
 
     @property
     def penalty_mask(self) -> int:
@@ -151,8 +162,8 @@ class TrickDeal(Deal):
             raise IllegalAction(f"{CARD_NAMES[c]} does not follow the led suit while seat {seat} holds it")
         self.hands[seat] = hand & ~(1 << c)
         trick.append((seat, c))
-        if len(trick) < N_SEATS:
-            self.turn = (seat + 1) % N_SEATS
+        if len(trick) < self.n:
+            self.turn = (seat + 1) % self.n
             return
         led_suit = trick[0][1] >> 3
         winner, best = trick[0]
@@ -169,12 +180,16 @@ class TrickDeal(Deal):
         self.turn = winner
         ends_when_taken = self.ends_when_taken
         self.taken_by_anyone |= cards_mask
-        if len(self.tricks) == TRICKS_PER_DEAL or (
+        if len(self.tricks) == self.n_tricks or (
             ends_when_taken
             and self.taken_by_anyone & ends_when_taken == ends_when_taken
             and len(self.tricks) >= self.min_tricks
-        ):
+        ) or self.ends_early():
             self._finish()
+
+    def ends_early(self) -> bool:
+        """An end of the deal other than all tricks or all of ``ends_when_taken`` taken."""
+        return False
 
     def early_end_mask(self) -> int:
         """Dame, Herc and Žandar tref end as soon as these cards are all taken (section 5);
@@ -216,7 +231,7 @@ class LayoutDeal(Deal):
         self.start_rank: int | None = None
         self.rows: list[list[int]] = [[], [], [], []]  # the layout, one row per suit
         self.next_cards = (1 << 32) - 1  # what may be played now by whoever holds it
-        self.passes = [0] * N_SEATS  # each seat's dalje so far
+        self.passes = [0] * self.n  # each seat's dalje so far
 
     def pass_turn(self, seat: int) -> None:
         super().pass_turn(seat)
@@ -233,6 +248,15 @@ class LayoutDeal(Deal):
             raise IllegalAction(f"{CARD_NAMES[c]} is not in seat {seat}'s hand")
         if not (self.next_cards >> c) & 1:
             raise IllegalAction(f"{CARD_NAMES[c]} does not fit the layout")
+        self.place(c)
+        self.hands[seat] &= ~(1 << c)
+        if not self.hands[seat]:
+            self._finish(seat)
+        else:
+            self.turn = (seat + 1) % self.n
+
+    def place(self, c: int) -> None:
+        """Put card ``c``, which fits, on the layout."""
         if self.start_rank is None:
             start = self.start_rank = rank_of(c)
             self.next_cards = sum(1 << (s * 8 + start) for s in range(4))
@@ -242,16 +266,11 @@ class LayoutDeal(Deal):
         self.next_cards &= ~(1 << c)
         if len(row) < 8:  # A is followed by 7 (section 6)
             self.next_cards |= 1 << (s * 8 + (rank_of(c) + 1) % 8)
-        self.hands[seat] &= ~(1 << c)
-        if not self.hands[seat]:
-            self._finish(seat)
-        else:
-            self.turn = (seat + 1) % N_SEATS
 
     def _finish(self, out_seat: int) -> None:
         self.ended = True
         self.turn = -1
-        self.points = [-8 if s == out_seat else self.hands[s].bit_count() for s in range(N_SEATS)]
+        self.points = [-8 if s == out_seat else self.hands[s].bit_count() for s in range(self.n)]
 
 
 def new_deal(contract: Contract, hands: list[int], first: int) -> Deal:

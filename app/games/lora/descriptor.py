@@ -17,7 +17,7 @@ from app.games.descriptor import (
 )
 from app.games.cards import names_of
 from app.games.lora.partie import LoraPartie
-from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES
+from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES, LIBIJSKA
 
 # The public part of a Lora-table deal the replay shows after each step.
 REPLAY_KEYS = ("index", "contract", "contract_title", "dealer", "first", "turn", "ended", "points", "trick",
@@ -42,8 +42,14 @@ CONTRACT_NAMES = {
     "babe": Text("Babe", "Queens"),
     "prognoza": Text("Prognoza", "Prediction"),
     "slepi": Text("Slepi", "Blind"),
+    "kralj_herc": Text("Kralj herc", "King of hearts"),
+    "sesti": Text("Šesti štih", "The 6th trick"),
+    "sesti3": Text("Osmi štih", "The 8th trick"),
+    "stihovi": Text("Štihovi", "Tricks"),
+    "dvojica": Text("Dvojica", "Two players"),
 }
 HOUSE = ("variant", KLUB)  # the Serbian table options belong to the klub house rules
+LIBIJSKA_TABLE = ("variant", LIBIJSKA)
 
 
 def _option(key: str, sr: str, en: str, hint_sr: str, hint_en: str) -> SettingField:
@@ -61,7 +67,18 @@ SETTINGS = (
         Choice(HRVATSKA, Text("Hrvatska lora", "Croatian Lora"),
                Text("8 ugovora, 32 deljenja; pozitivni poeni su dobri, pobeđuje najviši zbir",
                     "8 contracts, 32 deals; positive points are good, the highest total wins")),
+        Choice(LIBIJSKA, Text("Libijska lora", "Libyan Lora"),
+               Text("8 ugovora, 32 deljenja (24 sa tri igrača); pobeđuje najmanji zbir",
+                    "8 contracts, 32 deals (24 with three players); the lowest total wins")),
     )),
+    SettingField("igraca", Text("Igrača", "Players"), when=LIBIJSKA_TABLE, seats=True, choices=(
+        Choice(4, Text("4 igrača", "4 players")),
+        Choice(3, Text("3 igrača", "3 players"),
+               Text("po 10 karata i talon od dve (kitty), 24 deljenja", "10 cards each and a kitty of two, 24 deals")),
+    )),
+    SettingField("opklade", Text("Opklade", "Bets"), kind=FLAG, when=LIBIJSKA_TABLE,
+                 hint=Text("pre prve karte svako može da se kladi na svoj ishod; kontra i rekontra",
+                           "before the first card each may bet on his own outcome; kontra and rekontra")),
     _option("izbor", "Izbor ugovora", "Contract choice",
             "prvi igrač bira ugovor koji još nije birao; deljenje ide dalje posle svakog deljenja",
             "the first player names a contract he has not chosen yet; the deal passes every deal"),
@@ -83,7 +100,7 @@ SETTINGS = (
 DESCRIPTOR = GameDescriptor(
     code="lora", engine=LoraPartie, script="lora.js", rules=rules_pages("lora"), house_keys=("variant",),
     name=Text("Lora", "Lora"),
-    tagline=Text("4 igrača, 28 deljenja", "4 players, 28 deals"),
+    tagline=Text("4 igrača, 28 deljenja (libijska i sa 3)", "4 players, 28 deals (Libyan also with 3)"),
     rules_title=Text("Pravila lore", "Rules of Lora"),
     contracts=CONTRACTS, contract_names=CONTRACT_NAMES, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",

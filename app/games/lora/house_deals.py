@@ -15,7 +15,7 @@ from typing import Any
 
 from app.games.base import IllegalAction, NotYourTurn
 from app.games.cards import CARD_NAMES
-from app.games.lora.contracts import N_SEATS, Contract
+from app.games.lora.contracts import Contract
 from app.games.lora.deal import Deal, LayoutDeal, TrickDeal
 
 UGOVOR = "ugovor"
@@ -89,7 +89,7 @@ class ScoredLayoutDeal(LayoutDeal):
         self.points = [
             (out + (per_dalje * self.passes[s] if out_pays else 0)) if s == out_seat
             else per_card * self.hands[s].bit_count() + per_dalje * self.passes[s]
-            for s in range(N_SEATS)
+            for s in range(self.n)
         ]
 
 
@@ -98,12 +98,12 @@ class PrognozaDeal(ScoredTrickDeal):
 
     def __init__(self, rule: ContractRule, hands: list[int], first: int):
         super().__init__(rule, hands, first)
-        self.predictions: list[int | None] = [None] * N_SEATS
+        self.predictions: list[int | None] = [None] * self.n
         self.said = 0
 
     @property
     def predicting(self) -> bool:
-        return self.said < N_SEATS
+        return self.said < self.n
 
     def legal_mask(self, seat: int) -> int:
         return 0 if self.predicting else super().legal_mask(seat)
@@ -119,7 +119,7 @@ class PrognozaDeal(ScoredTrickDeal):
             raise IllegalAction(f"{word!r}: seat {seat} first says {PROGNOZA} N, N = 0..{TRICKS_PER_DEAL}")
         self.predictions[seat] = int(word.split()[1])
         self.said += 1
-        self.turn = (seat + 1) % N_SEATS
+        self.turn = (seat + 1) % self.n
         return None
 
     def play(self, seat: int, c: int) -> None:
@@ -137,7 +137,7 @@ class BlindDeal(ScoredTrickDeal):
     def __init__(self, rule: ContractRule, order: Sequence[Sequence[int]], first: int):
         super().__init__(rule, [sum(1 << c for c in hand) for hand in order], first)
         self.order = [list(hand) for hand in order]
-        self.turned = [0] * N_SEATS
+        self.turned = [0] * self.n
 
     def top(self, seat: int) -> int:
         return self.order[seat][self.turned[seat]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn
@@ -26,15 +27,17 @@ from app.games.lora.contracts import (
 from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
 from app.games.lora.house import HouseTable
 from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal
-from app.games.lora.variants import LIVE_KEYS, normalize
+from app.games.lora.libijska import Bets, LibyanLayoutDeal, kitty_view
+from app.games.lora.variants import LIVE_KEYS, Schedule, normalize
 from app.games.lora.standings import places, places_highest_first
 
 CARDS_PER_HAND = 8
+VOIDS_TO_MOVE_ON = 3  # the third void deal in a row costs the dealer +8 (V10, V11)
 
 
 class LoraPartie(EngineBase):
     game: ClassVar[str] = "lora"
-    n_seats: ClassVar[int] = N_SEATS
+    n_seats = N_SEATS  # the Club's Lora; a partie's own follows its settings
     packet = 1  # cards are dealt "jedna po jedna"
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None):
@@ -44,16 +47,25 @@ class LoraPartie(EngineBase):
         self.deals: list[Deal] = []
         self.actions: list[list[tuple[int, str]]] = []  # per deal, in order
         self.points: list[list[int]] = []  # per finished deal
-        self.totals = [0, 0, 0, 0]
-        self.deal: Deal | None = None  # the deal being played, or the last one
-        self._finished = False
+        self.voids: list[bool] = []  # per finished deal: voided and dealt again (V10, V11)
         # House rules (None: the Club's own Lora, settings {}).
         self.house = HouseTable(settings) if self.rules_settings() else None
+        self.n_seats = self.house.schedule.n_seats if self.house else N_SEATS
+        self.totals = [0] * self.n_seats
+        self.deal: Deal | None = None  # the deal being played, or the last one
+        self._finished = False
         self.n_deals = self.house.schedule.n_deals if self.house else N_DEALS
+        self.next_slot = 0  # the schedule's slot of the next deal (a void deal keeps it)
+        self.voids_in_row = 0
         if seed is not None:
             self._deal_from_seed()
 
     settings_rule = staticmethod(normalize)
+
+    @classmethod
+    def seats_for(cls, settings: Mapping[str, Any]) -> int:
+        rules = {k: v for k, v in settings.items() if k not in LIVE_KEYS}
+        return Schedule.of(rules).n_seats if rules else N_SEATS
 
     def rules_settings(self) -> dict[str, Any]:
         """The settings that are rules of the game (the record's), without live ones."""
@@ -73,46 +85,76 @@ class LoraPartie(EngineBase):
     def needs_deal(self) -> bool:
         return not self.finished and (not self.deals or self.deals[-1].ended)
 
-    def start_deal(self, hands: object, talon: object = None) -> None:
+    def deal_shape(self, slot: int) -> tuple[int, str | None]:
+        """(cards per hand, the record key of the cards set aside) of the deal in ``slot``."""
+        if self.house is not None:
+            return self.house.deal_shape(slot)
+        return CARDS_PER_HAND, None
+
+    @property
+    def pile_key(self) -> str | None:
+        return self.deal_shape(self.next_slot)[1]
+
+    def start_deal(self, hands: object, pile: object = None) -> None:
         if not self.needs_deal:
             raise DealError("a deal is already being played" if not self.finished else "the partie has ended")
-        if talon is not None:
-            raise DealError("Lora has no talon")
-        if not isinstance(hands, list) or len(hands) != N_SEATS:
-            raise DealError(f"a Lora deal has {N_SEATS} hands")
+        per_hand, pile_key = self.deal_shape(self.next_slot)
+        if pile_key is None and pile is not None:
+            raise DealError("this deal sets no cards aside (no talon, kitty or stock)")
+        n = self.n_seats
+        if not isinstance(hands, list) or len(hands) != n:
+            raise DealError(f"this deal has {n} hands")
         parsed = []
         for seat, hand in enumerate(hands):
             try:
-                parsed.append(parse_cards(hand, count=CARDS_PER_HAND))
+                parsed.append(parse_cards(hand, count=per_hand))
             except CardError as e:
                 raise DealError(f"seat {seat}'s hand: {e}") from None
+        aside: list[int] = []
+        if pile_key is not None:
+            if pile is None:
+                raise DealError(f"this deal needs its {pile_key}")
+            try:
+                aside = parse_cards(pile, count=32 - n * per_hand)
+            except CardError as e:
+                raise DealError(f"{pile_key}: {e}") from None
         try:
-            check_partition(parsed)
+            check_partition(parsed + [aside])
         except CardError as e:
             raise DealError(str(e)) from None
-        self._begin(parsed)
+        self._begin(parsed, aside)
 
     def _deal_from_seed(self) -> None:
         k = len(self.deals)
+        slot = self.next_slot
         deck = shuffled_deck(self.seed, k)
         house = self.house
-        first = house.schedule.first(k) if house else first_player_of(k)
-        blind = house is not None and house.blind(k)
-        self._begin(deal_in_packets(deck, N_SEATS, CARDS_PER_HAND, first, self.packet, sort=not blind))
+        first = house.schedule.first(slot) if house else first_player_of(k)
+        blind = house is not None and house.blind(slot)
+        per_hand, pile_key = self.deal_shape(slot)
+        n = self.n_seats
+        hands = deal_in_packets(deck, n, per_hand, first, self.packet, sort=not blind)
+        self._begin(hands, list(deck[n * per_hand:]) if pile_key else [])
 
-    def _begin(self, hands: list[list[int]]) -> None:
-        """Deal these hands (each in the order dealt) as the next deal."""
-        k = len(self.deals)
+    def _begin(self, hands: list[list[int]], pile: list[int]) -> None:
+        """Deal these hands (each in the order dealt) and pile as the next deal."""
+        slot = self.next_slot
         if self.house is not None:
-            self.deal = self.house.new_deal(k, hands, self.deals)
+            deal = self.house.new_deal(slot, hands, pile, self.deals)
         else:
-            self.deal = self._new_deal(k, [mask_of(h) for h in hands])
-        self.deals.append(self.deal)
+            deal = self._new_deal(slot, [mask_of(h) for h in hands], pile)
+        deal.slot = slot
+        deal.pile = pile
+        deal.pile_key = self.deal_shape(slot)[1]
+        self.deal = deal
+        self.deals.append(deal)
         self._log: list[tuple[int, str]] = []
         self.actions.append(self._log)
+        if deal.ended:  # voided at once by its kitty (V15)
+            self._score(deal)
 
-    def _new_deal(self, k: int, hands: list[int]) -> Deal:
-        return new_deal(contract_of(k), hands, first_player_of(k))
+    def _new_deal(self, slot: int, hands: list[int], pile: list[int]) -> Deal:
+        return new_deal(contract_of(slot), hands, first_player_of(slot))
 
     # -- moves -----------------------------------------------------------------
 
@@ -169,10 +211,23 @@ class LoraPartie(EngineBase):
 
     def _score(self, deal: Deal) -> None:
         assert deal.points is not None
-        self.points.append(deal.points)
-        for s in range(N_SEATS):
-            self.totals[s] += deal.points[s]
-        self._finished = len(self.points) == self.n_deals
+        points = deal.points
+        void = deal.void
+        if void:
+            self.voids_in_row += 1
+            if self.voids_in_row == VOIDS_TO_MOVE_ON:  # the dealer pays and the next contract follows
+                dealer = self.house.schedule.dealer(deal.slot) if self.house else dealer_of(deal.slot)
+                points = [8 if s == dealer else 0 for s in range(self.n_seats)]
+                self.voids_in_row = 0
+                self.next_slot += 1
+        else:
+            self.voids_in_row = 0
+            self.next_slot += 1
+        self.points.append(points)
+        self.voids.append(void)
+        for s in range(self.n_seats):
+            self.totals[s] += points[s]
+        self._finished = self.next_slot == self.n_deals
         if self.seed is not None and not self.finished:
             self._deal_from_seed()
 
@@ -189,7 +244,8 @@ class LoraPartie(EngineBase):
             ranked = places(self.totals, self.points)
         return {
             "deals": [
-                {"contract": self.contract_label(k), "points": list(p)} for k, p in enumerate(self.points)
+                {"contract": self.contract_label(k), "points": list(p), **({"void": True} if void else {})}
+                for k, (p, void) in enumerate(zip(self.points, self.voids))
             ],
             "totals": list(self.totals),
             "places": ranked,
@@ -214,6 +270,8 @@ class LoraPartie(EngineBase):
             schedule = self.house.schedule
             view["schedule"] = [[schedule.dealer(k), schedule.fixed_contract(k)] for k in range(self.n_deals)]
             view["highest_wins"] = schedule.highest_wins
+            # Each dealt deal's slot of the schedule: a void deal and its successor share one.
+            view["slots"] = [d.slot for d in self.deals]
         if deal is not None:
             k = self.deal_index
             view["deal"] = self._deal_view(deal, k, seat)
@@ -225,7 +283,7 @@ class LoraPartie(EngineBase):
             "index": k,
             "contract": int(deal.contract) if house is None else deal.code,
             "contract_title": deal.contract.title if house is None else self._title(deal),
-            "dealer": dealer_of(k) if house is None else house.schedule.dealer(k),
+            "dealer": dealer_of(k) if house is None else house.schedule.dealer(deal.slot),
             "first": deal.first,
             "turn": None if deal.ended else deal.turn,
             "ended": deal.ended,
@@ -269,6 +327,15 @@ class LoraPartie(EngineBase):
             out["blind"] = True
             if seat is not None:
                 out["hand"] = []  # face down: he sees only how many are left (hand_sizes)
+        if isinstance(deal, Bets) and deal.bets is not None:
+            out["bets"] = deal.bets.view()
+        if deal.pile_key is not None:
+            out["kitty"] = kitty_view(deal, seat)  # None while face down
+            out["kitty_size"] = len(deal.pile) if not isinstance(deal, LibyanLayoutDeal) else deal.kitty.bit_count()
+        if isinstance(deal, LibyanLayoutDeal) and deal.kitty_turn:
+            out["kitty_turn"] = True
+        if deal.void:
+            out["void"] = True
 
     # -- export ----------------------------------------------------------------
 
@@ -279,7 +346,7 @@ class LoraPartie(EngineBase):
             "players": list(players),
             "settings": self.rules_settings(),
             "deals": [
-                {"hands": deal.record_hands(), "actions": [[s, w] for s, w in acts]}
+                {"hands": deal.record_hands(), **deal.record_pile(), "actions": [[s, w] for s, w in acts]}
                 for deal, acts in zip(self.deals, self.actions)
             ],
             "result": self.result(),

@@ -15,12 +15,14 @@ from app.games.base import SettingsError
 
 KLUB = "klub"
 HRVATSKA = "hrvatska"
-LIBIJSKA = "libijska"  # a later issue (V10-V12): named so that it is refused clearly
+LIBIJSKA = "libijska"
 N_SEATS = 4
+IGRACA = (3, 4)  # Libyan Lora's seats (V11)
 
 # The contracts of each variant, in the article's (and the rulings') order.
 KLUB_CODES = ("vise", "manje", "dame", "herc", "zandar", "kralj", "lora")
 HRVATSKA_CODES = ("vise", "manje", "kralj_zadnji", "babe", "herc", "lora", "prognoza", "slepi")
+LIBIJSKA_CODES = ("herc", "kralj_herc", "dame", "zandar", "sesti", "stihovi", "dvojica", "lora")
 KLUB_FLAGS = ("izbor", "dodatni", "kralj_sesti", "dalje_kazna", "parovi")
 VARIANT_OPTIONS: dict[str, frozenset[str]] = {
     KLUB: frozenset(KLUB_FLAGS + ("bez",)),
@@ -69,8 +71,6 @@ def normalize(settings: object) -> dict[str, Any]:
     variant = rules.pop("variant", KLUB)
     if variant not in VARIANT_OPTIONS:
         raise SettingsError(f"Lora's variant is one of {', '.join(VARIANT_OPTIONS)}, got {variant!r}")
-    if variant == LIBIJSKA:
-        raise SettingsError("the Libyan variant (libijska) is not offered yet")
     unknown = sorted(set(rules) - VARIANT_OPTIONS[variant])
     if unknown:
         for other, options in VARIANT_OPTIONS.items():
@@ -87,6 +87,17 @@ def normalize(settings: object) -> dict[str, Any]:
                 out[flag] = True
     if "bez" in rules:
         out.update(_bez(rules["bez"]))
+    if "igraca" in rules:
+        igraca = rules["igraca"]
+        if igraca not in IGRACA or isinstance(igraca, bool):
+            raise SettingsError(f"igraca (players) is 3 or 4, got {igraca!r}")
+        if igraca != N_SEATS:
+            out["igraca"] = igraca
+    if "opklade" in rules:
+        if not isinstance(rules["opklade"], bool):
+            raise SettingsError(f"opklade is true or false, got {rules['opklade']!r}")
+        if rules["opklade"]:
+            out["opklade"] = True
     if out.get("dodatni") and not out.get("izbor"):
         raise SettingsError("dodatni (four extra deals) needs izbor (contract choice)")
     return {**out, **live}
@@ -113,30 +124,34 @@ class Schedule:
     contracts: tuple[str, ...]  # each dealer's (or chooser's) contracts, in order
     izbor: bool = False
     dodatni: bool = False
+    n_seats: int = N_SEATS
 
     @classmethod
     def of(cls, settings: dict[str, Any]) -> Schedule:
         variant = settings.get("variant", KLUB)
         if variant == HRVATSKA:
             return cls(HRVATSKA, HRVATSKA_CODES)
+        if variant == LIBIJSKA:
+            return cls(LIBIJSKA, LIBIJSKA_CODES, n_seats=settings.get("igraca", N_SEATS))
         bez = set(settings.get("bez", ()))
         return cls(KLUB, tuple(c for c in KLUB_CODES if c not in bez), bool(settings.get("izbor")),
                    bool(settings.get("dodatni")))
 
     @property
     def base_deals(self) -> int:
-        return N_SEATS * len(self.contracts)
+        return self.n_seats * len(self.contracts)
 
     @property
     def n_deals(self) -> int:
-        return self.base_deals + (N_SEATS if self.dodatni else 0)
+        """The schedule's slots; a void deal is dealt again in its slot (V10, V11)."""
+        return self.base_deals + (self.n_seats if self.dodatni else 0)
 
     def dealer(self, k: int) -> int:
         """With izbor the deal passes after every deal (V2), else after each dealer's round (V1)."""
-        return k % N_SEATS if self.izbor else k // len(self.contracts)
+        return k % self.n_seats if self.izbor else k // len(self.contracts)
 
     def first(self, k: int) -> int:
-        return (self.dealer(k) + 1) % N_SEATS
+        return (self.dealer(k) + 1) % self.n_seats
 
     def fixed_contract(self, k: int) -> str | None:
         """The contract of deal ``k``; None when its first player chooses it."""

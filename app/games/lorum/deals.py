@@ -1,30 +1,40 @@
-"""The deals of Hungarian Lórum and what each pays (rules sections 03-07).
+"""The deals of Hungarian Lórum and what each pays (rules sections 03-07, rulings V13, V14).
 
 Trick play and the layout are Lora's (``app.games.lora.deal``); Lórum changes what ends
-them and what they pay. Kvart and Fast train are Lórum's own. Every deal ends with
-``transfers`` (chips won (+) or paid (-) by each seat) and ``bank_delta`` (chips put into
-(+) or taken from (-) the bank); they always sum to zero.
+them and what they pay. Kvart, Fast train and the optional "101" are Lórum's own. Every
+deal ends with ``transfers`` (chips won (+) or paid (-) by each seat) and ``bank_delta``
+(chips put into (+) or taken from (-) the bank); they always sum to zero.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.games.base import IllegalAction
-from app.games.cards import CARD_NAMES, HEARTS, KING, QUEEN, SUIT_MASKS, card, rank_of, suit_of
+from app.games.cards import CARD_NAMES, CLUBS, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, card, rank_of, suit_of
 from app.games.lora.deal import Deal, LayoutDeal, TrickDeal
 from app.games.lorum.contracts import N_SEATS, LorumContract
 
 KING_OF_HEARTS = card(KING, HEARTS)
+JACK_OF_CLUBS = card(JACK, CLUBS)
 # Obers: Q tref 1, Q pik 2, Q karo 3, Q herc 4 (section 04).
 OBER_VALUES = {card(QUEEN, 3): 1, card(QUEEN, 0): 2, card(QUEEN, 1): 3, card(QUEEN, 2): 4}
 OBERS_MASK = sum(1 << c for c in OBER_VALUES)
 RANK_MASKS = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 HAIRY_MONKEY_PAYMENT = 10
+MAKK_PAYMENT = 10  # each of makk's three reasons (V14)
 PENALTY_MASKS = {
     LorumContract.HEARTS: SUIT_MASKS[HEARTS],
     LorumContract.OBERS: OBERS_MASK,
     LorumContract.NO_TRICKS: 0,
     LorumContract.HAIRY_MONKEY: 1 << KING_OF_HEARTS,
+    LorumContract.MAKK: (1 << KING_OF_HEARTS) | (1 << JACK_OF_CLUBS),
 }
+# 101 (V13): what each rank adds to the pile, 7 .. A; the card that reaches the target pays.
+STO_JEDAN_VALUES = (0, 0, 0, 10, 2, 3, 4, 11)
+STO_JEDAN_TARGET = 101
+STO_JEDAN_PAYMENT = 10
+STO_JEDAN_HAND = 4
 
 
 def next_rank(rank: int) -> int:
@@ -87,6 +97,71 @@ class LorumTrickDeal(TrickDeal):
             ]
             self.bank_delta = HAIRY_MONKEY_PAYMENT
         self.points = self.transfers
+
+
+class MakkDeal(LorumTrickDeal):
+    """Makk (V14): all eight tricks; the taker of K herc, the winner of the last trick and
+    the player opposite the taker of J tref each pay 10 into the bank, 10 per reason."""
+
+    def __init__(self, hands: list[int], first: int):
+        super().__init__(LorumContract.MAKK, hands, first)  # type: ignore[arg-type]
+
+    def early_end_mask(self) -> int:
+        return 0  # V16: makk plays all 8 tricks
+
+    def payers(self) -> list[int]:
+        """The seat paying for each reason: K herc, the last trick, opposite J tref."""
+        king = next(s for s in range(N_SEATS) if (self.taken[s] >> KING_OF_HEARTS) & 1)
+        jack = next(s for s in range(N_SEATS) if (self.taken[s] >> JACK_OF_CLUBS) & 1)
+        return [king, self.tricks[-1][2], (jack + 2) % N_SEATS]
+
+    def _finish(self) -> None:
+        self.ended = True
+        self.turn = -1
+        payers = self.payers()
+        self.transfers = [-MAKK_PAYMENT * payers.count(s) for s in range(N_SEATS)]
+        self.bank_delta = MAKK_PAYMENT * len(payers)
+        self.points = self.transfers
+
+
+class StoJedanDeal(Deal):
+    """101 (V13): four cards each and the stock; in turn each plays any card onto the pile
+    and draws the stock's top card (none once it is empty). The card that brings the
+    pile's total to 101 or more pays 10 into the bank and ends the deal, without a draw."""
+
+    def __init__(self, hands: list[int], stock: Sequence[int], first: int):
+        super().__init__(LorumContract.STO_JEDAN, hands, first)  # type: ignore[arg-type]
+        self.stock = tuple(stock)  # as dealt, top first
+        self.drawn = 0  # cards drawn from the stock so far
+        self.discards: list[tuple[int, int]] = []  # (seat, card) of the pile, in order
+        self.total = 0
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock) - self.drawn
+
+    def legal_mask(self, seat: int) -> int:
+        return self.hands[seat] if seat == self.turn else 0
+
+    def play(self, seat: int, c: int) -> None:
+        self.check_turn(seat)
+        if not (self.hands[seat] >> c) & 1:
+            raise IllegalAction(f"{CARD_NAMES[c]} is not in seat {seat}'s hand")
+        self.hands[seat] &= ~(1 << c)
+        self.discards.append((seat, c))
+        self.total += STO_JEDAN_VALUES[rank_of(c)]
+        if self.total >= STO_JEDAN_TARGET:
+            self.ended = True
+            self.turn = -1
+            self.transfers = [-STO_JEDAN_PAYMENT if s == seat else 0 for s in range(N_SEATS)]
+            self.bank_delta = STO_JEDAN_PAYMENT
+            self.points = self.transfers
+            return
+        if self.drawn < len(self.stock):
+            self.hands[seat] |= 1 << self.stock[self.drawn]
+            self.drawn += 1
+        # The whole deck counts 120, so someone with cards reaches 101 before all are out.
+        self.turn = next(t for t in ((seat + i) % N_SEATS for i in range(1, N_SEATS + 1)) if self.hands[t])
 
 
 class KvartDeal(Deal):
@@ -195,7 +270,14 @@ class DominoDeal(LayoutDeal):
         self.points = self.transfers
 
 
-def new_lorum_deal(contract: LorumContract, hands: list[int], first: int, bank: int) -> Deal:
+def new_lorum_deal(
+    contract: LorumContract, hands: list[int], first: int, bank: int, stock: Sequence[int] = ()
+) -> Deal:
+    """Deal ``contract`` with these hands (masks); ``stock``: 101's stock, top first."""
+    if contract is LorumContract.STO_JEDAN:
+        return StoJedanDeal(hands, stock, first)
+    if contract is LorumContract.MAKK:
+        return MakkDeal(hands, first)
     if contract is LorumContract.KVART:
         return KvartDeal(hands, first)
     if contract is LorumContract.FAST_TRAIN:

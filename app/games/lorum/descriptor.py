@@ -7,17 +7,27 @@ from dataclasses import replace
 from app.games.descriptor import Text, public_part, rules_pages, texts
 from app.games.lora.descriptor import DESCRIPTOR as LORA
 from app.games.lora.descriptor import REPLAY_KEYS
+from app.games.lorum.contracts import LorumContract
 from app.games.lorum.partie import LorumPartie
 
-# The bank, Kvart's chains, the Fast train and Domino's passes besides Lora's table.
-LORUM_REPLAY_KEYS = (*REPLAY_KEYS, "bank", "chain", "chains", "next_card", "train", "next_rank", "passes")
+# The bank, Kvart's chains, the Fast train, Domino's passes and 101's pile besides Lora's table.
+LORUM_REPLAY_KEYS = (*REPLAY_KEYS, "bank", "chain", "chains", "next_card", "train", "next_rank", "passes",
+                     "total", "pile", "stock_size")
+CONTRACTS = texts(
+    ("Herc", "Hearts"), ("Dame", "Queens"), ("Bez štihova", "No tricks"), ("Kvart", "Kvart"),
+    ("Brzi voz", "Fast train"), ("Čupavi majmun", "Hairy monkey"), ("Domino", "Domino"),
+)
+# With the options on, deals are named by their contract's code (rulings V17).
+CONTRACT_NAMES = {
+    **{c.code: name for c, name in zip(LorumContract, CONTRACTS)},
+    LorumContract.STO_JEDAN.code: Text("101", "101"),
+    LorumContract.MAKK.code: Text("Makk: žandar tref, K herc, zadnji štih",
+                                  "Makk: jack of clubs, king of hearts, last trick"),
+}
 
 DESCRIPTOR = replace(
-    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"), settings=(), contract_names={},
-    contracts=texts(
-        ("Herc", "Hearts"), ("Dame", "Queens"), ("Bez štihova", "No tricks"), ("Kvart", "Kvart"),
-        ("Brzi voz", "Fast train"), ("Čupavi majmun", "Hairy monkey"), ("Domino", "Domino"),
-    ),
+    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"), settings=(),
+    contracts=CONTRACTS, contract_names=CONTRACT_NAMES,
     tagline=Text("4 igrača, 28 deljenja, žetoni i banka", "4 players, 28 deals, chips and a bank"),
     rules=rules_pages("lorum"), rules_title=Text("Pravila Loruma", "Rules of Lórum"),
     quick_start=None, quick_suits="", replay_table=public_part("deal", LORUM_REPLAY_KEYS),

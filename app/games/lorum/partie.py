@@ -1,15 +1,33 @@
-"""A partie of Hungarian Lórum: Lora's table and order, chips and a shared bank."""
+"""A partie of Hungarian Lórum: Lora's table and order, chips and a shared bank.
+
+Settings ``{}`` is the Club's Lórum: 7 contracts per dealer, 28 deals, contract numbers.
+The options ``sto_jedan`` and ``makk`` (:mod:`app.games.lorum.options`) add "101" and
+"makk" before each dealer's Domino: 8 or 9 contracts per dealer, 32 or 36 deals, and
+the record and result name every contract by its code (rulings V13, V14, V17).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from app.games.cards import CARD_NAMES
+from app.games.cards import CARD_NAMES, deal_in_packets, shuffled_deck
 from app.games.lora.deal import Deal
 from app.games.lora.partie import LoraPartie
-from app.games.lora.variants import timer_only
-from app.games.lorum.contracts import N_DEALS, N_SEATS, contract_of, dealer_of, first_player_of
-from app.games.lorum.deals import DominoDeal, FastTrainDeal, KvartDeal, new_lorum_deal
+from app.games.lora.variants import LIVE_KEYS
+from app.games.lorum.contracts import N_SEATS, LorumContract, order_of
+from app.games.lorum.deals import (
+    STO_JEDAN_HAND,
+    DominoDeal,
+    FastTrainDeal,
+    KvartDeal,
+    StoJedanDeal,
+    new_lorum_deal,
+)
+from app.games.lorum.options import normalize
+
+CARDS_PER_HAND = 8
+STOCK = "stock"  # the record's key of 101's stock (top first)
 
 
 def lorum_places(totals: list[int]) -> list[int]:
@@ -19,17 +37,61 @@ def lorum_places(totals: list[int]) -> list[int]:
 
 class LorumPartie(LoraPartie):
     game: ClassVar[str] = "lorum"
-    n_seats: ClassVar[int] = N_SEATS
+    n_seats = N_SEATS
     packet = 2  # "по 8 пачками по 2"
-    settings_rule = staticmethod(timer_only)
+    settings_rule = staticmethod(normalize)
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None):
         self.bank = 0
         self.bank_deltas: list[int] = []
-        super().__init__(settings, seed)
+        self.order = order_of(settings)  # each dealer's contracts
+        # Lora's state without Lora's house rules: Lórum's options are its own.
+        super().__init__({k: v for k, v in settings.items() if k in LIVE_KEYS}, None)
+        self.settings = settings
+        self.seed = seed
+        self.n_deals = N_SEATS * len(self.order)
+        if seed is not None:
+            self._deal_from_seed()
 
-    def _new_deal(self, k: int, hands: list[int]) -> Deal:
-        return new_lorum_deal(contract_of(k), hands, first_player_of(k), self.bank)
+    @classmethod
+    def seats_for(cls, settings: Mapping[str, Any]) -> int:
+        return N_SEATS
+
+    @property
+    def extras(self) -> bool:
+        """Are the options on (the record names contracts by code)?"""
+        return bool(self.rules_settings())
+
+    # -- the schedule ----------------------------------------------------------
+
+    def contract_at(self, slot: int) -> LorumContract:
+        return self.order[slot % len(self.order)]
+
+    def dealer_at(self, slot: int) -> int:
+        """One dealer plays all his contracts, then the deal passes to the next seat."""
+        return slot // len(self.order)
+
+    def first_at(self, slot: int) -> int:
+        return (self.dealer_at(slot) + 1) % N_SEATS
+
+    def deal_shape(self, slot: int) -> tuple[int, str | None]:
+        if self.contract_at(slot) is LorumContract.STO_JEDAN:
+            return STO_JEDAN_HAND, STOCK
+        return CARDS_PER_HAND, None
+
+    def _deal_from_seed(self) -> None:
+        k = len(self.deals)
+        slot = self.next_slot
+        per_hand, pile_key = self.deal_shape(slot)
+        deck = shuffled_deck(self.seed, k)  # type: ignore[arg-type]
+        hands = deal_in_packets(deck, N_SEATS, per_hand, self.first_at(slot), self.packet)
+        # The undealt rest of the deck, in deck order, is 101's stock (top first).
+        self._begin(hands, list(deck[N_SEATS * per_hand :]) if pile_key else [])
+
+    def _new_deal(self, slot: int, hands: list[int], pile: list[int]) -> Deal:
+        return new_lorum_deal(self.contract_at(slot), hands, self.first_at(slot), self.bank, pile)
+
+    # -- the bank --------------------------------------------------------------
 
     def _score(self, deal: Deal) -> None:
         self.bank += deal.bank_delta  # type: ignore[attr-defined]
@@ -43,10 +105,17 @@ class LorumPartie(LoraPartie):
             return self.bank + sum(deal.passes)
         return self.bank
 
+    # -- what the table sees ---------------------------------------------------
+
+    def contract_label(self, k: int) -> int | str:
+        """Deal ``k``'s contract as records name it: a number (settings {}), else a code."""
+        contract = self.contract_at(k)
+        return contract.code if self.extras else int(contract)
+
     def result(self) -> dict[str, Any]:
         return {
             "deals": [
-                {"contract": int(contract_of(k)), "transfers": list(p), "bank": self.bank_deltas[k]}
+                {"contract": self.contract_label(k), "transfers": list(p), "bank": self.bank_deltas[k]}
                 for k, p in enumerate(self.points)
             ],
             "bank": self.bank,
@@ -56,6 +125,8 @@ class LorumPartie(LoraPartie):
 
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
         out = super()._deal_view(deal, k, seat)
+        out["contract"] = self.contract_label(k)
+        out["dealer"] = self.dealer_at(k)
         out["bank"] = self.live_bank()
         if isinstance(deal, KvartDeal):
             out["chain"] = [[s, CARD_NAMES[c]] for s, c in deal.chain]
@@ -66,4 +137,9 @@ class LorumPartie(LoraPartie):
             out["next_rank"] = None if deal.next_rank is None else "789TJQKA"[deal.next_rank]
         elif isinstance(deal, DominoDeal):
             out["passes"] = list(deal.passes)
+        elif isinstance(deal, StoJedanDeal):
+            # The pile is public, the stock face down: only its size; each seat sees his hand.
+            out["total"] = deal.total
+            out["pile"] = [[s, CARD_NAMES[c]] for s, c in deal.discards]
+            out["stock_size"] = deal.stock_size
         return out

@@ -24,7 +24,8 @@ class PreferansPartie(EngineBase):
     page ``/rules/preferans``)."""
 
     game: ClassVar[str] = "preferans"
-    n_seats: ClassVar[int] = 3
+    n_seats = 3
+    pile_key = "talon"
     # Words the game never waits for: random play says them only now and then.
     optional_words: ClassVar[frozenset[str]] = frozenset(
         {"otpis", "preuzimam pad", "vracam pad", "nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4"}

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
+from app.games.base import GameError
 from app.games.descriptor import GameDescriptor
 from app.games.registry import descriptors
 from app.members import service as members
@@ -106,9 +107,10 @@ def _timer(raw: str | None, seats: list[proposals.SeatSpec]) -> int | None:
     return _int(raw)
 
 
-def _seats(form: dict[str, str], game: GameDescriptor, exhibition: bool) -> list[proposals.SeatSpec]:
+def _seats(form: dict[str, str], n: int, exhibition: bool) -> list[proposals.SeatSpec]:
+    """The seats the form names beside the proposer's, for a partie of ``n`` seats."""
     seats: list[proposals.SeatSpec] = []
-    for i in range(1, game.seats):
+    for i in range(1, n):
         kind = "bot" if exhibition else form.get(f"seat{i}", "bot")
         if kind == "member":
             seats.append(proposals.SeatSpec("member", form.get(f"seat{i}_name", "").strip()))
@@ -119,6 +121,15 @@ def _seats(form: dict[str, str], game: GameDescriptor, exhibition: bool) -> list
     if exhibition:
         seats.insert(0, proposals.SeatSpec("bot", bot=_bot(form.get("seat1_bot"))))
     return seats
+
+
+def _seat_count(game: GameDescriptor, settings: dict[str, Any]) -> int:
+    """The seats these settings give; refused settings: the game's most (the proposal then
+    names what is wrong with the settings)."""
+    try:
+        return game.seats_for(settings)
+    except GameError:
+        return game.seats
 
 
 @router.post("/lobby/propose", response_class=HTMLResponse)
@@ -133,7 +144,7 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
         exhibition = form.get("exhibition") == "on"
         prefix = f"{game.code}."
         settings = game.settings_from_form({k[len(prefix):]: v for k, v in form.items() if k.startswith(prefix)})
-        seats = _seats(form, game, exhibition)
+        seats = _seats(form, _seat_count(game, settings), exhibition)
         partie_id = await run_in_threadpool(
             proposals.propose, club, member, game.code, settings, _timer(form.get("timer"), seats), seats, exhibition,
         )

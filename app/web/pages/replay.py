@@ -18,6 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 from app.deps import ClubDep, MemberDep
 from app.errors import ClubError, Invalid
 from app.games.base import GameError
+from app.games.records import deal_pile
 from app.games.registry import descriptor
 from app.parties import archive
 from app.parties.lookup import get_partie, open_table
@@ -39,11 +40,12 @@ def replay_deal(record: dict[str, Any], k: int | None) -> dict[str, Any]:
         raise Invalid(f"the record has deals 0 to {n - 1}", code="no_such_deal")
     engine = game.engine.new(record.get("settings") or {})
     for d in deals[:k]:
-        engine.start_deal(d["hands"], d.get("talon"))
+        engine.start_deal(d["hands"], deal_pile(engine, d))
         for seat, word in d["actions"]:
             engine.apply(seat, word)
     d = deals[k]
-    engine.start_deal(d["hands"], d.get("talon"))
+    pile_key = engine.pile_key
+    engine.start_deal(d["hands"], deal_pile(engine, d))
 
     def step(action: list | None) -> dict[str, Any]:
         return {"action": action, "hands": game.replay_hands(engine), "table": game.replay_table(engine)}
@@ -53,7 +55,7 @@ def replay_deal(record: dict[str, Any], k: int | None) -> dict[str, Any]:
         engine.apply(seat, word)
         steps.append(step([seat, word]))
     # The sheet beside the replay: the partie as it stood at the end of deal k.
-    return {**base, "deal": k, "dealt": {"hands": d["hands"], "talon": d.get("talon")}, "steps": steps,
+    return {**base, "deal": k, "dealt": {"hands": d["hands"], "talon": d.get("talon"), **({pile_key: d.get(pile_key)} if pile_key else {})}, "steps": steps,
             "result": engine.result(), "papir": game.papir(engine), "finished": engine.finished}
 
 

@@ -1,0 +1,44 @@
+"""Lórum's table settings (rulings "Lórum options", V17).
+
+``{}`` (with at most the live ``timer``) is the Club's Lórum: seven contracts per dealer.
+``sto_jedan`` and ``makk`` are typed flags that add the contracts "101" and "makk"; a
+false flag is dropped, so ``{"makk": false}`` is the Club's Lórum too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import SettingsError
+from app.games.lora.variants import LIVE_KEYS, VARIANT_OPTIONS, timer_only
+
+FLAGS = ("sto_jedan", "makk")
+# Lora's settings: named as such when a Lórum table is given one (refused even when false).
+LORA_KEYS = frozenset({"variant"}).union(*VARIANT_OPTIONS.values())
+
+
+def normalize(settings: object) -> dict[str, Any]:
+    """The full settings, or :class:`SettingsError` naming what is wrong."""
+    if settings is None:
+        return {}
+    if not isinstance(settings, dict):
+        raise SettingsError("settings must be an object")
+    live = timer_only({k: v for k, v in settings.items() if k in LIVE_KEYS})
+    rules = {k: v for k, v in settings.items() if k not in LIVE_KEYS}
+    unknown = sorted(set(rules) - set(FLAGS), key=str)
+    lora = [k for k in unknown if k in LORA_KEYS]
+    if lora:
+        raise SettingsError(f"{', '.join(lora)} is a setting of Lora, not of Lórum; Lórum has sto_jedan and makk")
+    if unknown:
+        raise SettingsError(
+            f"Lórum has no setting {', '.join(map(str, unknown))}; only sto_jedan, makk and timer"
+        )
+    out: dict[str, Any] = {}
+    for flag in FLAGS:
+        if flag in rules:
+            value = rules[flag]
+            if not isinstance(value, bool):
+                raise SettingsError(f"{flag} is true or false, got {value!r}")
+            if value:
+                out[flag] = True
+    return {**out, **live}
