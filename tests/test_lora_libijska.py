@@ -232,16 +232,18 @@ def test_the_kitty_plays_just_before_the_dealer_in_lora_and_is_shown_after_the_f
         partie.apply(0, "kitty AC")
 
 
-def test_with_three_players_the_kitty_goes_to_the_last_trick():
-    hands = [suit("C") + ["7S", "8S"], suit("D") + ["9S", "TS"], cards_of("7H 8H 9H TH JH QH KH JS QS KS")]
-    partie = at_slot(LIB3, 0, hands, ["AH", "AS"])  # herc: AH in the kitty, so all ten tricks are played
+@pytest.mark.parametrize("kitty_heart", ["AH", "QH"])  # Q herc too: a heart, not a queen, in herc (V17)
+def test_with_three_players_the_kitty_goes_to_the_last_trick(kitty_heart):
+    hearts = [c for c in suit("H") if c != kitty_heart]
+    hands = [suit("C") + ["7S", "8S"], suit("D") + ["9S", "TS"], hearts + ["JS", "QS", "KS"]]
+    partie = at_slot(LIB3, 0, hands, [kitty_heart, "AS"])  # herc: a heart in the kitty, so all ten tricks are played
     k = partie.deal_index
-    for rank in "789TJQK":
-        play(partie, rank + "D", rank + "H", rank + "C")
+    for rank, heart in zip("789TJQK", hearts):
+        play(partie, rank + "D", heart, rank + "C")
     play(partie, "AD", "JS", "AC", "9S", "QS", "7S", "KS", "8S", "TS")
     deal = partie.deals[k]
     assert len(deal.tricks) == 10 and deal.tricks[-1][2] == 2
-    assert partie.result()["deals"][k]["points"] == [0, 7, 1]  # the kitty's AH to seat 2, who took the last trick
+    assert partie.result()["deals"][k]["points"] == [0, 7, 1]  # the kitty's heart to seat 2, who took the last trick
     assert partie.view(0)["deals_total"] == 24
 
 

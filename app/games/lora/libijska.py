@@ -40,11 +40,12 @@ class LibyanRule(ContractRule):
 
 
 def final_taken(deal: LibyanTrickDeal) -> list[int]:
-    """The cards each seat took, with the kitty's (but its queens) to the last trick's winner
-    once every trick was played (V11, V17)."""
+    """The cards each seat took, with the kitty to the last trick's winner once every trick
+    was played (V11, V17): its hearts count for him in herc, Q herc too; ``dame`` counts
+    only the queens taken in tricks (a kitty queen counts for nobody)."""
     taken = list(deal.taken)
     if deal.pile_mask and len(deal.tricks) == deal.n_tricks:
-        taken[deal.tricks[-1][2]] |= deal.pile_mask & ~QUEENS_MASK
+        taken[deal.tricks[-1][2]] |= deal.pile_mask
     return taken
 
 
