@@ -115,6 +115,7 @@ JS_STRINGS = [
     # Libyan Lora: bets, the kitty of three players, void deals
     N_("Bet"), N_("no bet"), N_("Your bet on this deal"), N_("Answer the bet"), N_("Kitty"),
     N_("Play for the kitty"), N_("The kitty has no card to play: dalje"), N_("void"), N_("void: dealt again"),
+    N_("Stock"),
 ]
 
 

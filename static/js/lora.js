@@ -47,6 +47,15 @@
     return box;
   }
 
+  /* Lórum's 101: the running total, the last cards on the pile and the stock left. */
+  function pile(ctl, deal) {
+    const box = K.el("div.layout.pile", { role: "group", "aria-label": "101" });
+    box.append(K.el("p.layout-start.total", null, K.T("Total") + ": ", K.el("b", { id: "pile-total", text: String(deal.total) }), " / 101"));
+    box.append(K.el("div.layout-row", null, playedRow(ctl, deal.pile.slice(-8))));
+    box.append(K.el("p.muted", { text: `${K.T("Stock")}: ${deal.stock_size}` }));
+    return box;
+  }
+
   /* Lórum's Fast train: the cards so far and the rank it needs next. */
   function train(ctl, deal) {
     const box = K.el("div.layout.train", { role: "group", "aria-label": K.T("Train") });
@@ -130,8 +139,8 @@
     isTrick: (contract) => [1, 2, 3, 6, "hearts", "obers", "no_tricks", "hairy_monkey", "makk"].includes(contract),
     isLayout: (contract) => contract === 7 || contract === "domino",
     penalty: new Set([1, 2, 6, "hearts", "obers", "hairy_monkey", "makk"]),
-    title: (deal) => deal.contract_title,
-    sheet: (names, result, current, seat) => K.sheets.chips(names, result, current, seat),
+    title: (deal) => (typeof deal.contract === "string" ? K.sheets.named(deal.contract, null) : deal.contract_title),
+    sheet: (names, result, current, seat, view) => K.sheets.chips(names, result, current, seat, view),
     dealPoints: (d) => d.transfers,
     signedGood: true,
     bank: true,
@@ -234,6 +243,8 @@
         ui.center.append(train(ctl, deal));
       } else if (deal && deal.chain) {
         ui.center.append(kvart(ctl, deal));
+      } else if (deal && deal.pile) {
+        ui.center.append(pile(ctl, deal));
       } else if (deal) {
         ui.center.append(ctl.trickOnTable(deal.trick));
       }

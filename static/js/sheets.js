@@ -89,7 +89,11 @@
 
   /* Chips (Lórum): players[4], result {deals: [{contract, transfers, bank}], bank, totals, places}.
      Chips: + won, − paid; the bank column is the bank after each deal. */
-  S.chips = function (players, result, current, mySeat) {
+  S.chips = function (players, result, current, mySeat, view) {
+    // With the extra contracts (101, makk) the view's schedule names each deal's contract.
+    const schedule = view && view.schedule;
+    const rows = schedule ? schedule.map(([dealer, code]) => [dealer, S.named(code, null)])
+      : Array.from({ length: 28 }, (_, k) => [Math.floor(k / 7), S.contract(k)]);
     const deals = (result && result.deals) || [];
     const table = K.el("table.lora-sheet.lorum-sheet", { "aria-label": K.T("Score sheet") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
@@ -99,10 +103,10 @@
     const body = K.el("tbody");
     const running = players.map(() => 0);
     let bank = 0;
-    for (let k = 0; k < 28; k++) {
-      const dealer = Math.floor(k / 7);
-      const title = S.contract(k);
-      const row = K.el("tr" + (k % 7 === 0 ? ".dealer-start" : "") + (k === current ? ".current" : ""),
+    for (let k = 0; k < rows.length; k++) {
+      const [dealer, title] = rows[k];
+      const starts = k === 0 || rows[k - 1][0] !== dealer;
+      const row = K.el("tr" + (starts ? ".dealer-start" : "") + (k === current ? ".current" : ""),
         { dataset: { deal: String(k) }, "aria-current": k === current ? "true" : null });
       row.append(K.el("td.num", { text: String(k + 1) }));
       row.append(K.el("td.contract", { title: `${title} · ${K.T("dealer")}: ${players[dealer]}` }, title));

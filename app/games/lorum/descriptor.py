@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.games.descriptor import Text, public_part, rules_pages, texts
+from app.games.descriptor import FLAG, SettingField, Text, public_part, rules_pages, texts
 from app.games.lora.descriptor import DESCRIPTOR as LORA
 from app.games.lora.descriptor import REPLAY_KEYS
 from app.games.lorum.contracts import LorumContract
@@ -25,10 +25,21 @@ CONTRACT_NAMES = {
                                   "Makk: jack of clubs, king of hearts, last trick"),
 }
 
+# The proposal form: the two extra contracts, each after Hairy monkey and before Domino.
+SETTINGS = (
+    SettingField("sto_jedan", Text("101", "101"), kind=FLAG,
+                 hint=Text("po 4 karte i špil; ko karticom dostigne 101, plaća 10 u banku",
+                           "4 cards each and a stock; whose card reaches 101 pays 10 into the bank")),
+    SettingField("makk", Text("Makk", "Makk"), kind=FLAG,
+                 hint=Text("K herc, zadnji štih i igrač preko puta uzimaoca žandara tref plaćaju po 10",
+                           "K of hearts, the last trick and the player opposite the J of clubs taker pay 10 each")),
+)
+
 DESCRIPTOR = replace(
-    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"), settings=(),
+    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"), settings=SETTINGS,
     contracts=CONTRACTS, contract_names=CONTRACT_NAMES,
-    tagline=Text("4 igrača, 28 deljenja, žetoni i banka", "4 players, 28 deals, chips and a bank"),
+    tagline=Text("4 igrača, 28 deljenja (uz 101 i makk do 36), žetoni i banka",
+                 "4 players, 28 deals (up to 36 with 101 and makk), chips and a bank"),
     rules=rules_pages("lorum"), rules_title=Text("Pravila Loruma", "Rules of Lórum"),
     quick_start=None, quick_suits="", replay_table=public_part("deal", LORUM_REPLAY_KEYS),
     house_keys=("sto_jedan", "makk"),  # the article's two extra contracts

@@ -123,6 +123,12 @@ class LorumPartie(LoraPartie):
             "places": lorum_places(self.totals),
         }
 
+    def view(self, seat: int | None) -> dict[str, Any]:
+        view = super().view(seat)
+        if self.extras:  # the sheet's rows: each deal's dealer and contract code
+            view["schedule"] = [[self.dealer_at(k), self.contract_at(k).code] for k in range(self.n_deals)]
+        return view
+
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
         out = super()._deal_view(deal, k, seat)
         out["contract"] = self.contract_label(k)
