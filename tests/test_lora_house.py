@@ -412,3 +412,8 @@ def test_the_replay_shows_blind_hands_face_up():
     assert shown["steps"][0]["table"]["blind"] is True
     dealt = sorted(sum(record["deals"][slepi]["hands"], []))
     assert sorted(sum(shown["steps"][0]["hands"], [])) == dealt
+
+
+def test_a_chosen_contract_keeps_its_deals_slot():
+    partie = random_partie("lora", 4, {"variant": "klub", "izbor": True, "dodatni": True})
+    assert partie.view(0)["slots"] == list(range(32))

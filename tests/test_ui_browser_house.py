@@ -138,4 +138,4 @@ def test_contract_choice_with_extra_deals(page, server):  # noqa: F811
     page.wait_for_selector(".partie-over")
     shot(page, "izbor-finished")
     names = page.eval_on_selector_all("#sheet tbody td.contract", "els => els.map(e => e.textContent)")
-    assert "?" not in names and len(names) == 32
+    assert "?" not in names and len(names) == 32, "|".join(names)

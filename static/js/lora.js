@@ -174,7 +174,8 @@
       const box = K.el("div.seat-extra");
       if (deal.dealer === s) box.append(K.el("span.chip.dealer", { title: K.T("dealer"), text: "D" }));
       // who leads the trick on the table (or the next one)
-      const leader = deal.trick && deal.trick.length ? deal.trick[0][0] : deal.turn;
+      const leader = deal.trick && deal.trick.length ? deal.trick[0][0]
+        : deal.tricks && deal.tricks.length ? deal.turn : deal.first; // before the first card: bets, predictions
       if (leader === s && G.isTrick(deal.contract) && !deal.ended) box.append(K.el("span.chip.leads", { text: K.T("leads") }));
       if (s !== ctl.seat || deal.blind) box.append(C().backs(deal.hand_sizes[s], `${deal.hand_sizes[s]}`));
       if (deal.trick_counts) {
@@ -202,7 +203,8 @@
       if (deal) {
         ui.info.append(
           K.el("span.contract-name", { text: G.title(deal) }),
-          K.el("span.deal-no", { text: K.T("Deal {n} of {m}", { n: deal.index + 1, m: v.deals_total || 28 }) }),
+          // a void deal dealt again keeps its number (Libyan Lora): the schedule's slot
+          K.el("span.deal-no", { text: K.T("Deal {n} of {m}", { n: (deal.slot ?? deal.index) + 1, m: v.deals_total || 28 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[deal.dealer]}` }));
       }
       if (G.bank) {
@@ -248,7 +250,7 @@
       } else if (deal) {
         ui.center.append(ctl.trickOnTable(deal.trick));
       }
-      if (deal && deal.kitty_size !== undefined) ui.center.append(kittyBox(deal));
+      if (deal && deal.kitty_size !== undefined && !v.finished && !(deal.kitty && !deal.kitty.length)) ui.center.append(kittyBox(deal));
       if (p && p.dealEnded) {
         const after = (p.after || v).result; // the ended deal is drawn until its end has been seen
         const last = after.deals[after.deals.length - 1];

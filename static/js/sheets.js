@@ -35,7 +35,7 @@
     const rows = slots.map(row);
     const after = slots.length ? slots[slots.length - 1] + 1 : 0;
     for (let slot = after; slot < view.schedule.length; slot++) rows.push(row(slot, rows.length));
-    return { rows, highestWins: !!view.highest_wins };
+    return { rows, highestWins: !!view.highest_wins, bets: view.bets || null };
   };
 
   function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -304,6 +304,18 @@
     return K.el("div.hand-list-box", null, table);
   };
 
+  /* A deal's bets (Libyan Lora), one line: "Ana 2 (kontra Boki, rekontra)". */
+  function betsLine(players, bets) {
+    const said = (bets || []).map((b, s) => [b, s]).filter(([b]) => b.word && b.word !== "ne kladim");
+    if (!said.length) return null;
+    const text = said.map(([b, s]) => {
+      let t = `${players[s]} ${b.word.slice(7)}`;
+      if (b.kontra_by !== null) t += ` (kontra ${players[b.kontra_by]}${b.rekontra ? ", rekontra" : ""})`;
+      return t;
+    }).join(" · ");
+    return K.el("small.deal-bets", { text: `${K.T("Bet")}: ${text}` });
+  }
+
   /* The deals of Lora or Lórum played so far, the last first: contract, dealer, what each
      player got in that deal (and the bank's change). */
   S.deals = function (players, result, pointsOf, plan) {
@@ -320,7 +332,8 @@
     deals.map((d, k) => [d, k]).reverse().forEach(([d, k]) => {
       const [dealer, name] = plan.rows[k] || [Math.floor(k / 7), S.contract(k)];
       const tr = K.el("tr", { dataset: { deal: String(k) } }, K.el("td.num", { text: String(k + 1) }),
-        K.el("td.hl-contract", null, name, K.el("small", { text: `${K.T("dealer")}: ${players[dealer]}` })));
+        K.el("td.hl-contract", null, name, K.el("small", { text: `${K.T("dealer")}: ${players[dealer]}` }),
+          betsLine(players, plan.bets && plan.bets[k])));
       pointsOf(d).forEach((x) => tr.append(K.el("td.dl-pts", { text: x ? signed(x) : "0" })));
       if (bank) tr.append(K.el("td.dl-pts", { text: d.bank ? signed(d.bank) : "0" }));
       body.append(tr);

@@ -74,7 +74,7 @@ SETTINGS = (
     SettingField("igraca", Text("Igrača", "Players"), when=LIBIJSKA_TABLE, seats=True, choices=(
         Choice(4, Text("4 igrača", "4 players")),
         Choice(3, Text("3 igrača", "3 players"),
-               Text("po 10 karata i talon od dve (kitty), 24 deljenja", "10 cards each and a kitty of two, 24 deals")),
+               Text("po 10 karata i talon od dve karte, 24 deljenja", "10 cards each and a kitty of two, 24 deals")),
     )),
     SettingField("opklade", Text("Opklade", "Bets"), kind=FLAG, when=LIBIJSKA_TABLE,
                  hint=Text("pre prve karte svako može da se kladi na svoj ishod; kontra i rekontra",

@@ -188,6 +188,7 @@ class LoraPartie(EngineBase):
             raise IllegalAction(f"{word!r} is neither a card nor {DALJE!r}")
         became = deal.say(seat, word)
         if became is not None:  # the contract is chosen: the same hands, now its deal
+            became.slot, became.pile, became.pile_key = deal.slot, deal.pile, deal.pile_key
             self.deal = self.deals[-1] = became
         self._log.append((seat, word))
         self.version += 1
@@ -272,6 +273,9 @@ class LoraPartie(EngineBase):
             view["highest_wins"] = schedule.highest_wins
             # Each dealt deal's slot of the schedule: a void deal and its successor share one.
             view["slots"] = [d.slot for d in self.deals]
+            if self.house.bets:  # each dealt deal's bets (public as said), for the sheet
+                view["bets"] = [d.bets.view() if isinstance(d, Bets) and d.bets is not None else None
+                                for d in self.deals]
         if deal is not None:
             k = self.deal_index
             view["deal"] = self._deal_view(deal, k, seat)
@@ -281,6 +285,7 @@ class LoraPartie(EngineBase):
         house = self.house
         out: dict[str, Any] = {
             "index": k,
+            "slot": deal.slot,  # the schedule's; a void deal's successor shares it
             "contract": int(deal.contract) if house is None else deal.code,
             "contract_title": deal.contract.title if house is None else self._title(deal),
             "dealer": dealer_of(k) if house is None else house.schedule.dealer(deal.slot),
