@@ -33,8 +33,9 @@ def _after(page, version: int) -> None:
     page.wait_for_function(f"() => Klub.table.version > {version} || Klub.table.finished", timeout=15000)
 
 
-def _play(page, on_deal) -> dict:
-    """Play to the end: the legal card or word on the page (each checked by ``on_deal``)."""
+def play_to_end(page, on_deal) -> dict:
+    """Play to the end: the legal card or word on the page. ``on_deal(table)`` checks each
+    read and returns the button to click, or None for a legal card of the hand."""
     plays = 0
     while True:
         wait_ready(page)
@@ -43,7 +44,7 @@ def _play(page, on_deal) -> dict:
             return t
         if not t["ready"]:
             continue
-        if t["legal"] == ["dalje"]:
+        if t["legal"] in (["dalje"], ["kitty dalje"]):
             _after(page, t["version"])  # said by itself
             continue
         button = on_deal(t)
@@ -90,7 +91,7 @@ def test_a_croatian_partie_with_predictions_and_blind_deals(page, server):  # no
             assert f"{predictions[t['seat']]}" in page.inner_text("#seat-me .prediction")
         return None
 
-    end = _play(page, on_deal)
+    end = play_to_end(page, on_deal)
     assert seen["prognoza"] == 4 and seen["slepi"] == 4 * 8  # one of each per dealer; eight blind cards each
     result = end["view"]["result"]
     assert len(result["deals"]) == 32 and end["view"]["highest_wins"] is True
@@ -131,7 +132,7 @@ def test_contract_choice_with_extra_deals(page, server):  # noqa: F811
         chosen.append(word.split()[1])
         return page.locator(f"#controls button.word[data-word='{word}']")
 
-    end = _play(page, on_deal)
+    end = play_to_end(page, on_deal)
     # seven own choices, each contract once, and one more in the extra deals
     assert len(chosen) == 8 and len(set(chosen[:7])) == 7
     assert len(end["view"]["result"]["deals"]) == 32

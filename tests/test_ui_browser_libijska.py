@@ -12,38 +12,11 @@ import re
 
 import pytest
 
-from tests.test_ui_browser import browser, page, register, server, table, wait_ready  # noqa: F401
+from tests.test_ui_browser import browser, page, register, server  # noqa: F401
+from tests.test_ui_browser_house import play_to_end
 from tests.ui_helpers import shot
 
 CARD = re.compile(r"^[789TJQKA][SDHC]$")
-
-
-def _after(page, version: int) -> None:
-    page.wait_for_function(f"() => Klub.table.version > {version} || Klub.table.finished", timeout=15000)
-
-
-def _play(page, on_words) -> dict:
-    """Play to the end: a legal card of the hand, or a word's button chosen by ``on_words``."""
-    plays = 0
-    while True:
-        wait_ready(page)
-        t = table(page)
-        if t["finished"]:
-            return t
-        if not t["ready"]:
-            continue
-        if t["legal"] in (["dalje"], ["kitty dalje"]):
-            _after(page, t["version"])  # said by itself
-            continue
-        if all(CARD.match(w) for w in t["legal"]):
-            cards = page.locator("#hand button.card:not([disabled])")
-            assert cards.count() == len(t["legal"]), (t["legal"], t["view"]["deal"]["index"])
-            button = cards.nth(plays % cards.count())
-        else:
-            button = on_words(t)
-        button.click()
-        plays += 1
-        _after(page, t["version"])
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -71,6 +44,8 @@ def test_a_libyan_partie_with_bets(page, server, players):  # noqa: F811
         legal = t["legal"]
         # a void deal dealt again keeps its number in the schedule
         assert page.inner_text("#table-info .deal-no") == f"Deljenje {deal['slot'] + 1} od {total}"
+        if all(CARD.match(w) for w in legal):
+            return None
         if deal.get("kitty"):
             seen["kitty_shown"] += 1
             assert page.locator("#center .kitty .card").count() == len(deal["kitty"])
@@ -92,7 +67,7 @@ def test_a_libyan_partie_with_bets(page, server, players):  # noqa: F811
         seen["kitty"] += 1
         return page.locator(f"#controls .kitty-words button.word[data-word='{legal[0]}']")
 
-    end = _play(page, on_words)
+    end = play_to_end(page, on_words)
     assert seen["bet"] >= 6 * players  # every contract with bets, each dealer's
     assert seen["kitty"] >= (1 if players == 3 else 0)
     result = end["view"]["result"]
@@ -131,13 +106,16 @@ def test_a_lorum_partie_with_101_and_makk(page, server):  # noqa: F811
 
     def watch(t):
         deal = t["view"]["deal"]
+        assert all(CARD.match(w) for w in t["legal"]), t["legal"]  # Lórum asks only for cards
+        if deal.get("contract") != "sto_jedan":
+            return None
         seen["101"] += 1
         assert page.inner_text("#pile-total") == str(deal["total"])
         assert len(deal["hand"]) <= 4
         if seen["101"] == 3:
             shot(page, "lorum-101")
 
-    end = _play_watching(page, watch)
+    end = play_to_end(page, watch)
     assert seen["101"] >= 4  # my turns in the four 101 deals
     result = end["view"]["result"]
     assert [d["contract"] for d in result["deals"][5:9]] == ["hairy_monkey", "sto_jedan", "makk", "domino"]
@@ -145,25 +123,3 @@ def test_a_lorum_partie_with_101_and_makk(page, server):  # noqa: F811
     page.wait_for_selector(".partie-over")
     totals = page.eval_on_selector_all("#sheet tfoot tr.totals td", "els => els.map(e => Number(e.textContent))")
     assert totals[:4] == result["totals"]
-
-
-def _play_watching(page, watch) -> dict:
-    """Like :func:`_play`, calling ``watch`` on every read where I am to play a card."""
-    plays = 0
-    while True:
-        wait_ready(page)
-        t = table(page)
-        if t["finished"]:
-            return t
-        if not t["ready"]:
-            continue
-        if t["legal"] == ["dalje"]:
-            _after(page, t["version"])
-            continue
-        if t["view"]["deal"].get("contract") == "sto_jedan":
-            watch(t)
-        cards = page.locator("#hand button.card:not([disabled])")
-        assert cards.count() == len(t["legal"]), (t["legal"], t["view"]["deal"]["index"])
-        cards.nth(plays % cards.count()).click()
-        plays += 1
-        _after(page, t["version"])

@@ -16,8 +16,15 @@ from app.games.base import IllegalAction
 from app.games.cards import CARD_BY_NAME, CARD_NAMES, names_of, rank_of
 from app.games.lora.bets import BetRound
 from app.games.lora.contracts import Contract
-from app.games.lora.deal import DALJE, HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK, Deal, LayoutDeal, TrickDeal
-from app.games.lora.house_deals import ContractRule, all_or_each, taken_counts, taker_of
+from app.games.lora.deal import DALJE, HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK, Deal
+from app.games.lora.house_deals import (
+    ContractRule,
+    ScoredLayoutDeal,
+    ScoredTrickDeal,
+    all_or_each,
+    taken_counts,
+    taker_of,
+)
 
 KITTY = "kitty"
 
@@ -182,27 +189,18 @@ class Bets:
         return self.bets.points(self.rule.counts(self))
 
 
-class LibyanTrickDeal(Bets, TrickDeal):
+class LibyanTrickDeal(Bets, ScoredTrickDeal):
     """A Libyan trick contract, with its kitty (three players) and its bets."""
 
     def __init__(self, rule: LibyanRule, hands: list[int], first: int, kitty: int, bets: bool):
-        self.rule = rule
-        self.pile_mask = kitty
-        super().__init__(rule.plays_like, hands, first)
+        self.pile_mask = kitty  # before the trick deal asks for its early end
+        super().__init__(rule, hands, first)
         self.start_bets(bets)
         if self.bets is not None:
             self.turn = self.first
         if kitty & rule.kitty_voids:  # K herc or J tref in the kitty: void at once (V15)
             self.ended, self.turn, self.void = True, -1, True
             self.points = [0] * self.n
-
-    @property
-    def code(self) -> str:
-        return self.rule.code
-
-    @property
-    def penalty_mask(self) -> int:
-        return self.rule.penalty
 
     def early_end_mask(self) -> int:
         mask = self.rule.ends_when_taken
@@ -226,23 +224,18 @@ class LibyanTrickDeal(Bets, TrickDeal):
         self.points = [p + b for p, b in zip(points, self.bet_points())]
 
 
-class LibyanLayoutDeal(Bets, LayoutDeal):
+class LibyanLayoutDeal(Bets, ScoredLayoutDeal):
     """Libyan Lora's layout: the first out 0, every other +1 a card left and +2 a dalje,
     everything (bets too) doubled when the card that ends it has the first card's rank.
     With three players the kitty is a fourth place just before the dealer, who plays for it."""
 
     def __init__(self, rule: LibyanRule, hands: list[int], first: int, kitty: list[int], bets: bool):
-        self.rule = rule
-        super().__init__(hands, first)
+        super().__init__(rule, hands, first)
         self.kitty = sum(1 << c for c in kitty)
         self.has_kitty = bool(kitty)
         self.dealer = (first - 1) % self.n
         self.kitty_turn = False
         self.start_bets(bets)
-
-    @property
-    def code(self) -> str:
-        return self.rule.code
 
     def legal_mask(self, seat: int) -> int:
         return 0 if self.kitty_turn else super().legal_mask(seat)

@@ -54,6 +54,19 @@ def timer_only(settings: object) -> dict[str, Any]:
     return _timer(settings)
 
 
+def flags_on(rules: dict[str, Any], flags: tuple[str, ...]) -> dict[str, bool]:
+    """The flags of ``rules`` that are on; :class:`SettingsError` for one that is not a bool."""
+    out: dict[str, bool] = {}
+    for flag in flags:
+        if flag in rules:
+            value = rules[flag]
+            if not isinstance(value, bool):
+                raise SettingsError(f"{flag} is true or false, got {value!r}")
+            if value:
+                out[flag] = True
+    return out
+
+
 def normalize(settings: object) -> dict[str, Any]:
     """The full settings, or :class:`SettingsError` naming what is wrong.
 
@@ -77,14 +90,7 @@ def normalize(settings: object) -> dict[str, Any]:
             if other != variant and set(unknown) & options:
                 raise SettingsError(f"{', '.join(unknown)} belongs to another variant than {variant}")
         raise SettingsError(f"Lora has no setting {', '.join(unknown)}")
-    out: dict[str, Any] = {"variant": variant}
-    for flag in KLUB_FLAGS:
-        if flag in rules:
-            value = rules[flag]
-            if not isinstance(value, bool):
-                raise SettingsError(f"{flag} is true or false, got {value!r}")
-            if value:
-                out[flag] = True
+    out: dict[str, Any] = {"variant": variant, **flags_on(rules, KLUB_FLAGS + ("opklade",))}
     if "bez" in rules:
         out.update(_bez(rules["bez"]))
     if "igraca" in rules:
@@ -93,11 +99,7 @@ def normalize(settings: object) -> dict[str, Any]:
             raise SettingsError(f"igraca (players) is 3 or 4, got {igraca!r}")
         if igraca != N_SEATS:
             out["igraca"] = igraca
-    if "opklade" in rules:
-        if not isinstance(rules["opklade"], bool):
-            raise SettingsError(f"opklade is true or false, got {rules['opklade']!r}")
-        if rules["opklade"]:
-            out["opklade"] = True
+
     if out.get("dodatni") and not out.get("izbor"):
         raise SettingsError("dodatni (four extra deals) needs izbor (contract choice)")
     return {**out, **live}

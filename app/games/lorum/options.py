@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import SettingsError
-from app.games.lora.variants import LIVE_KEYS, VARIANT_OPTIONS, timer_only
+from app.games.lora.variants import LIVE_KEYS, VARIANT_OPTIONS, flags_on, timer_only
 
 FLAGS = ("sto_jedan", "makk")
 # Lora's settings: named as such when a Lórum table is given one (refused even when false).
@@ -33,12 +33,4 @@ def normalize(settings: object) -> dict[str, Any]:
         raise SettingsError(
             f"Lórum has no setting {', '.join(map(str, unknown))}; only sto_jedan, makk and timer"
         )
-    out: dict[str, Any] = {}
-    for flag in FLAGS:
-        if flag in rules:
-            value = rules[flag]
-            if not isinstance(value, bool):
-                raise SettingsError(f"{flag} is true or false, got {value!r}")
-            if value:
-                out[flag] = True
-    return {**out, **live}
+    return {**flags_on(rules, FLAGS), **live}
