@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
@@ -369,3 +370,18 @@ def test_invariants_of_random_libyan_parties(seed, settings):
     for s in range(n):  # no seat ever sees another's hand or a face-down kitty
         view = partie.view(s)
         assert "hands" not in view["deal"]
+
+
+def test_the_replay_of_a_three_player_lora_deal_shows_the_kitty_and_the_bets():
+    from app.web.pages.replay import replay_deal
+
+    record = json.loads((Path(__file__).parent / "data/examples/house-rules/lora-libijska3-opklade-101.json").read_text())
+    out = replay_deal(record, 10)  # the first dealer's lora: bets, kontra, the kitty's turns
+    assert out["dealt"]["kitty"] == ["8S", "KC"] and all(len(h) == 10 for h in out["steps"][0]["hands"])
+    words = [step["action"][1] for step in out["steps"][1:]]
+    assert "kitty dalje" in words and "rekontra" in words
+    first = out["steps"][0]["table"]
+    assert first["kitty"] is None and first["kitty_size"] == 2  # face down before the first card
+    last = out["steps"][-1]["table"]
+    assert last["ended"] and last["bets"][0]["word"] == "kladim 3"
+    assert out["result"]["deals"][10]["points"] == [34, -50, 25]

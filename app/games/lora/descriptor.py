@@ -21,7 +21,8 @@ from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES, LIBIJSKA
 
 # The public part of a Lora-table deal the replay shows after each step.
 REPLAY_KEYS = ("index", "contract", "contract_title", "dealer", "first", "turn", "ended", "points", "trick",
-               "trick_counts", "penalty_cards", "rows", "start_rank", "predictions", "blind", "choosing")
+               "trick_counts", "penalty_cards", "rows", "start_rank", "predictions", "blind", "choosing",
+               "bets", "kitty", "kitty_size", "kitty_turn", "void", "slot")
 
 
 def hands_face_up(engine: Any) -> list[list[str]]:
