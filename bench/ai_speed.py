@@ -2,15 +2,19 @@
 
     .venv/bin/python bench/ai_speed.py --game lora --deals 28 --level majstor
     .venv/bin/python bench/ai_speed.py --game preferans --deals 12 --level majstor
+    .venv/bin/python bench/ai_speed.py --game lora --deals 32 --settings '{"variant": "libijska", "opklade": true}'
 
 Prints p50 / p95 / max of the CPU time per decision (all decisions the server would
 ask for, and separately those with more than one legal word) and the peak RSS of the
 process. Budgets for majstor: p50 <= 0.3 s, p95 <= 1.0 s, max <= 3 s, <= 300 MB.
+``--settings``: Lora's house rules (JSON), e.g. Libyan Lora with three seats; the seats
+follow the settings.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import sys
 import time
@@ -22,10 +26,11 @@ from app.ai import make_bot  # noqa: E402
 from app.games.registry import engine_class  # noqa: E402
 
 
-def run(game: str, deals: int, level: str, seed: int) -> None:
+def run(game: str, deals: int, level: str, seed: int, settings: dict | None = None) -> None:
     cls = engine_class(game)
-    partie = cls.new({"bule": 60, "refe": 2} if game == "preferans" else {}, seed=seed)
-    bots = [make_bot(level, game, seed=f"{seed}:{s}") for s in range(cls.n_seats)]
+    partie = cls.new({"bule": 60, "refe": 2} if game == "preferans" else settings or {}, seed=seed)
+    n_seats = partie.n_seats
+    bots = [make_bot(level, game, seed=f"{seed}:{s}") for s in range(n_seats)]
     times: list[float] = []
     choices: list[float] = []
     while not partie.finished and partie.deal_index < deals:
@@ -42,7 +47,8 @@ def run(game: str, deals: int, level: str, seed: int) -> None:
             choices.append(dt)
         partie.apply(s, word)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{game}, {cls.n_seats} x {level}, {deals} deals, seed {seed}")
+    rules = f", settings {json.dumps(settings)}" if settings else ""
+    print(f"{game}{rules}, {n_seats} x {level}, {deals} deals, seed {seed}")
     for label, xs in (("all decisions", times), ("with a choice", choices)):
         xs = sorted(xs)
         if xs:
@@ -56,8 +62,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=7)
     ap.add_argument("--level", default="majstor")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--settings", default="{}", help="Lora house rules as JSON, e.g. '{\"variant\": \"libijska\"}'")
     args = ap.parse_args()
-    run(args.game, args.deals, args.level, args.seed)
+    run(args.game, args.deals, args.level, args.seed, json.loads(args.settings))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,12 @@ player (the test player in seat 0, 1, 2; the others pocetnik); see
 House rules (``--settings``): the deals of such a partie in turn (Croatian Lora's eight
 contracts, or the contracts the first players choose with ``izbor``); Croatian points are
 good when positive, so the figure there is the points *lost* (minus the points), lower
-is better as everywhere here.
+is better as everywhere here. Libyan Lora plays its 32 (24 with three seats) deals in
+turn, with its bets when ``opklade`` is on; with three seats the test player sits in
+each of the three seats against two pocetnik (a void deal counts as played, with its
+points: 0, or the dealer's +8 after the third):
+    .venv/bin/python bench/ai_strength.py --game lora --settings '{"variant": "libijska", "opklade": true}' --deals 64
+    .venv/bin/python bench/ai_strength.py --game lora --settings '{"variant": "libijska", "igraca": 3}' --deals 48
     .venv/bin/python bench/ai_strength.py --game preferans --hands 300 --players pocetnik,majstor,oracle --workers 2
 """
 
@@ -59,7 +64,7 @@ def lora_deal_points(seed: int, deal_index: int, player: str, seat: int, setting
 
     partie = lora_partie_at(seed, deal_index, settings)
     bots = []
-    for s in range(4):
+    for s in range(partie.n_seats):
         name = player if s == seat else "pocetnik"
         tag = f"{seed}:{deal_index}:{s}"
         bots.append(LoraOracle(partie, tag) if name == "oracle" else make_bot(name, "lora", seed=tag))
@@ -74,7 +79,7 @@ def lora_task(args: tuple[int, int, str, str]) -> tuple[int, int, str, float]:
     seed, deal_index, player, settings = args
     rules = json.loads(settings)
     return seed, deal_index, player, statistics.fmean(
-        lora_deal_points(seed, deal_index, player, r, rules) for r in range(4))
+        lora_deal_points(seed, deal_index, player, r, rules) for r in range(LoraPartie.seats_for(rules)))
 
 
 def lora_contract(seed: int, deal_index: int, settings: dict) -> str:
@@ -111,6 +116,7 @@ def gap_share(pocetnik: list[float], majstor: list[float], oracle: list[float], 
 def run_lora(deals: int, workers: int, players: tuple[str, ...], settings: dict | None = None) -> None:
     settings = settings or {}
     per_partie = LoraPartie.new(settings).n_deals
+    n_seats = LoraPartie.seats_for(settings)
     samples = [(1000 + i // per_partie, i % per_partie) for i in range(deals)]
     tasks = [(seed, k, p, json.dumps(settings)) for seed, k in samples for p in players]
     t0 = time.perf_counter()
@@ -120,7 +126,7 @@ def run_lora(deals: int, workers: int, players: tuple[str, ...], settings: dict 
             per[p][(seed, k)] = v
     elapsed = time.perf_counter() - t0
     rules = f", settings {json.dumps(settings)}" if settings else ""
-    print(f"Lora{rules}: {deals} deals x 4 seats per player, others pocetnik ({elapsed:.0f} s, {workers} workers)")
+    print(f"Lora{rules}: {deals} deals x {n_seats} seats per player, others pocetnik ({elapsed:.0f} s, {workers} workers)")
     print("mean points per deal of the test player (lower is better), 95% CI:")
     for p in players:
         m, h = mean_ci([per[p][s] for s in samples])
@@ -213,7 +219,7 @@ def print_breakdown(name: str, mine: dict, base: dict, samples: list[int]) -> No
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=("lora", "preferans", "both"), default="both")
-    ap.add_argument("--deals", type=int, default=28, help="Lora deals (each played 4 times per player)")
+    ap.add_argument("--deals", type=int, default=28, help="Lora deals (each played once per seat and player)")
     ap.add_argument("--hands", type=int, default=60, help="preferans deals (each played 3 times per player, seats rotated)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--players", default=",".join(LORA_PLAYERS))

@@ -9,11 +9,14 @@ from __future__ import annotations
 import random
 
 from app.games.lora import LoraPartie
+from app.games.lora.libijska import LibyanLayoutDeal, LibyanTrickDeal
 
 from app.ai.lora.bots import LoraSearchBot, SearchLevel
 from app.ai.lora.knowledge import LoraKnowledge
+from app.ai.lora.sampler import World
 
-ORACLE = SearchLevel(samples=1, min_samples=1, exact_cards=24, trick_nodes=40_000, playouts=1, layout_nodes=400_000)
+ORACLE = SearchLevel(samples=1, min_samples=1, exact_cards=24, trick_nodes=40_000, playouts=1, layout_nodes=400_000,
+                     bet_samples=1, bet_inner=12, bet_edge=0.2)
 
 
 class LoraOracle(LoraSearchBot):
@@ -21,6 +24,12 @@ class LoraOracle(LoraSearchBot):
         super().__init__(ORACLE, seed)
         self.partie = partie
 
-    def deal_hands(self, know: LoraKnowledge, rng: random.Random) -> list[int]:
-        assert self.partie.deal is not None
-        return list(self.partie.deal.hands)
+    def deal_world(self, know: LoraKnowledge, rng: random.Random) -> World:
+        deal = self.partie.deal
+        assert deal is not None
+        kitty = 0
+        if isinstance(deal, LibyanLayoutDeal):
+            kitty = deal.kitty
+        elif isinstance(deal, LibyanTrickDeal):
+            kitty = deal.pile_mask
+        return list(deal.hands), kitty

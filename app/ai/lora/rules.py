@@ -13,8 +13,9 @@ from app.games.lora.deal import PENALTY_MASKS
 PENALTY_CARDS = PENALTY_MASKS
 
 
-def trick_card(contract: Contract, hand: int, trick: list[int]) -> int:
-    """The card to play in a trick contract; ``trick`` lists the cards already on the table."""
+def trick_card(contract: Contract, hand: int, trick: list[int], n: int = N_SEATS) -> int:
+    """The card to play in a trick contract; ``trick`` lists the cards already on the table
+    (``n``: the seats at the table, 3 in Libyan Lora for three)."""
     if trick:
         led = trick[0] >> 3
         follow = hand & SUIT_MASKS[led]
@@ -24,11 +25,11 @@ def trick_card(contract: Contract, hand: int, trick: list[int]) -> int:
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     if contract is Contract.STO_VISE:
-        return _take_tricks(legal, trick, follow, led)
-    return _avoid(contract, hand, legal, trick, follow, led)
+        return _take_tricks(legal, trick, follow, led, n)
+    return _avoid(contract, hand, legal, trick, follow, led, n)
 
 
-def _take_tricks(legal: int, trick: list[int], follow: int, led: int) -> int:
+def _take_tricks(legal: int, trick: list[int], follow: int, led: int, n: int) -> int:
     if not trick:
         return _highest_rank(legal)
     if not follow:
@@ -37,12 +38,12 @@ def _take_tricks(legal: int, trick: list[int], follow: int, led: int) -> int:
     winners = follow & ~((1 << (top + 1)) - 1)
     if not winners:
         return _lowest(follow)
-    if len(trick) == N_SEATS - 1:
+    if len(trick) == n - 1:
         return _lowest(winners)
     return _highest(winners)
 
 
-def _avoid(contract: Contract, hand: int, legal: int, trick: list[int], follow: int, led: int) -> int:
+def _avoid(contract: Contract, hand: int, legal: int, trick: list[int], follow: int, led: int, n: int) -> int:
     penalty = PENALTY_CARDS[contract]
     if not trick:
         safe = legal & ~penalty or legal
@@ -54,7 +55,7 @@ def _avoid(contract: Contract, hand: int, legal: int, trick: list[int], follow: 
     under = follow & ((1 << top) - 1)
     if under:
         return _highest(under)
-    if len(trick) == N_SEATS - 1:  # the trick is mine anyway: win it with a high safe card
+    if len(trick) == n - 1:  # the trick is mine anyway: win it with a high safe card
         return _highest(follow & ~penalty or follow)
     return _lowest(follow & ~penalty or follow)
 

@@ -29,7 +29,7 @@ _SPECIAL = PENALTY_MASKS
 
 def herc_context(me: int, taken: list[int]) -> tuple[int, int]:
     """(hearts I took, who took every heart taken so far: a seat, HERC_NOBODY or HERC_MIXED)."""
-    holders = [s for s in range(N_SEATS) if taken[s] & HEARTS_MASK]
+    holders = [s for s in range(len(taken)) if taken[s] & HEARTS_MASK]
     shooter = HERC_NOBODY if not holders else holders[0] if len(holders) == 1 else HERC_MIXED
     return (taken[me] & HEARTS_MASK).bit_count(), shooter
 
@@ -43,6 +43,7 @@ class TrickSolver(BoundedSearch):
         self.code = int(contract)
         self.me = me
         self.special = _SPECIAL[contract]
+        self.n = N_SEATS  # seats at the table; hands are always four masks (a three-seat table's fourth is empty)
 
     # -- public ---------------------------------------------------------------
 
@@ -53,7 +54,8 @@ class TrickSolver(BoundedSearch):
         me = self.me
         leader = trick[0][0] if trick else me
         cards = [c for _, c in trick]
-        assert (leader + len(cards)) % N_SEATS == me, "it is not my turn"
+        n = self.n
+        assert (leader + len(cards)) % n == me, "it is not my turn"
         hands = list(hands)
         hand = hands[me]
         legal = legal_cards(hand, cards)
@@ -66,10 +68,10 @@ class TrickSolver(BoundedSearch):
         for c in reps:
             hands[me] = hand & ~(1 << c)
             cards.append(c)
-            if len(cards) == N_SEATS:
+            if len(cards) == n:
                 v = self._finish_trick(hands, leader, cards, hctx, -INF, INF)
             else:
-                v = self._card_node(hands, leader, (me + 1) % N_SEATS, cards, hctx, -INF, INF)
+                v = self._card_node(hands, leader, (me + 1) % n, cards, hctx, -INF, INF)
             cards.pop()
             hands[me] = hand
             values[c] = v
@@ -141,8 +143,9 @@ class TrickSolver(BoundedSearch):
         moves = self._ordered(representatives(legal, present, self.special), seat, cards)  # same scoring class
         minimizing = seat == self.me
         best = INF if minimizing else -INF
-        last = n == N_SEATS - 1
-        nxt = (seat + 1) % N_SEATS
+        seats = self.n
+        last = n == seats - 1
+        nxt = (seat + 1) % seats
         for c in moves:
             hands[seat] = hand & ~(1 << c)
             cards.append(c)
