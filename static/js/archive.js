@@ -26,7 +26,9 @@
      replayed up to the end of that deal, drawn as the game draws a view's sheet. */
   function sheetAfter(rec) {
     const now = data.view || {};
+    const upTo = (list) => list && list.slice(0, rec.deal + 1); // the deals replayed so far (void ones too)
     const after = { result: rec.result, papir: rec.papir, finished: rec.finished, schedule: now.schedule,
+      slots: upTo(now.slots), bets: upTo(now.bets),
       highest_wins: now.highest_wins, deal: { index: rec.deal, settings: now.deal && now.deal.settings } };
     K.clear(sheet).append(K.el("p.sheet-after", { text: K.T("The sheet after deal {n}", { n: rec.deal + 1 }) }),
       G.finalSheet(players, after));
@@ -133,7 +135,7 @@
     else {
       trick.forEach(([s, c]) => mid.append(K.el("span.rt", null, C.card(c, { small: true, cls: s === acting ? "just" : null }), K.el("small", { text: " " + players[s] }))));
     }
-    if (R.extra) mid.append(...R.extra(t));
+    if (R.extra) mid.append(...R.extra(t, players));
     box.append(mid);
     const hands = K.el("div.replay-hands");
     cur.hands.forEach((cards, s) => {

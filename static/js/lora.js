@@ -299,6 +299,14 @@
         ? `${K.T("Deal {n}", { n: rec.deal + 1 })} · ${K.sheets.named(t.contract, rec.settings)}`
         : `${K.T("Deal {n} of {m}", { n: rec.deal + 1, m: 28 })} · ${K.sheets.contract(rec.deal)}`),
       pointsAtEnd: true,
+      /* Libyan Lora: the kitty (face down until turned) and the bets said. */
+      extra(t, players) {
+        const out = [];
+        if (t.kitty_size !== undefined && t.kitty_size !== null) out.push(kittyBox(t));
+        const said = (t.bets || []).map((b, s) => [betText(b, players), s]).filter(([text]) => text);
+        if (said.length) out.push(K.el("p.bet-list", { text: said.map(([text, s]) => `${players[s]}: ${text}`).join(" · ") }));
+        return out;
+      },
       /* Lórum's chains and train (with the card just played); null: a trick. */
       middle(t, action) {
         if (!t.chain && !t.train) return null;
