@@ -69,6 +69,23 @@ def _cmd_create_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ratings(args: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.db import Database
+    from app.db.migrate import upgrade
+    from app.ratings.service import rebuild
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    db = Database(settings.database_url)
+    try:
+        counted = rebuild(db)
+    finally:
+        db.dispose()
+    print(f"ratings rebuilt from {counted} finished parties")
+    return 0
+
+
 def first_start_accounts(database_url: str) -> list[tuple[str, str]]:
     """On an empty database: an ``admin`` and a ``demo`` member with fresh passwords."""
     from app.db import Database
@@ -139,6 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("create-admin", help="create an admin (printing a fresh password) or promote a member")
     p.add_argument("name")
     p.set_defaults(func=_cmd_create_admin)
+
+    p = sub.add_parser("ratings", help="ratings: 'rebuild' recomputes every rating from the archive")
+    p.add_argument("action", choices=("rebuild",))
+    p.set_defaults(func=_cmd_ratings)
 
     p = sub.add_parser("serve", help="migrate, create the first accounts if empty, start the web server")
     p.add_argument("--host", default="127.0.0.1")
