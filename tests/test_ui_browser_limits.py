@@ -12,11 +12,15 @@ import re
 from app.tables.ratelimit import MAX_CONNECTIONS
 from tests.test_ui_browser import browser, page, register, server  # noqa: F401
 
-# Counts the sockets the page opens (before its scripts run).
+# Counts the table sockets the page opens (before its scripts run; not the notices socket
+# every page of a member has, static/js/notices.js).
 COUNT_SOCKETS = """(() => {
   const Real = window.WebSocket;
   window.socketsOpened = 0;
-  window.WebSocket = function (...args) { window.socketsOpened += 1; return new Real(...args); };
+  window.WebSocket = function (...args) {
+    if (String(args[0]).includes("/ws/parties/")) window.socketsOpened += 1;
+    return new Real(...args);
+  };
   window.WebSocket.prototype = Real.prototype;
   Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
 })();"""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from app.members import service
+from app.members import profile, service
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.members.cookies import form_token
 from app.deps import ClubDep, MemberDep
@@ -96,6 +96,18 @@ def me(member: MemberDep, request: Request, club: ClubDep):
 @router.get("/members", summary="Members, with who is online now")
 def members(member: MemberDep, club: ClubDep):
     return {"members": service.list_members(club.db, club.settings)}
+
+
+@router.get(
+    "/members/{name}/profile",
+    summary="A member's profile: ratings and their history, statistics per game, recent parties",
+    responses={404: {"description": "no member of that name (or of the name in vs)"}},
+)
+def member_profile(
+    name: str, member: MemberDep, club: ClubDep,
+    vs: str | None = Query(default=None, max_length=64, description="another member: the head-to-head against him"),
+):
+    return profile.profile(club, name, vs or None)
 
 
 @router.post("/members/{name}/disable", summary="Admin: disable a member")

@@ -8,6 +8,7 @@ exhibition partie has computer players only and is watched, not played.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +25,11 @@ from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
 from app.tables.engines import game_of
 from app.parties.lookup import open_table, seats_info
+from app.realtime import notices
 
 TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds
+# A notice to members (app/realtime/notices.py): whom, its kind, what else it says.
+Tell = tuple[Sequence[int | None], str, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,11 @@ def propose(
     timer: int | None,
     seats: list[SeatSpec],
     exhibition: bool = False,
+    *,
+    rematch_of: int | None = None,
 ) -> int:
+    """A new proposal; ``rematch_of``: the finished partie it is the revanš of (told to
+    the invited members, app/parties/rematch.py)."""
     descriptor = game_of(game)
     settings = _check_settings(descriptor, settings)
     timer = _check_timer(timer)
@@ -113,7 +121,12 @@ def propose(
         s.flush()
         started = _start_if_ready(partie)
         partie_id = partie.id
-    _announce(club, partie_id, started)
+        invited = [row.member_id for row in rows if row.answer == "invited"]
+    about = {"by": member.name, "game": game, **({"rematch_of": rematch_of} if rematch_of is not None else {})}
+    tells: list[Tell] = [(invited, "invited", about)]
+    if started:  # computer players only: my table may wait for me
+        tells.append(([member.id], "answered", about))
+    _announce(club, partie_id, started, tells)
     return partie_id
 
 
@@ -129,11 +142,23 @@ def _start_if_ready(partie: Partie) -> bool:
     return True
 
 
-def _announce(club: Club, partie_id: int, started: bool) -> None:
+def _announce(club: Club, partie_id: int, started: bool, tells: Sequence[Tell] = ()) -> None:
     club.notify_partie(partie_id, {"kind": "seats"})
-    club.hub.publish("lobby", {"kind": "proposals", "partie": partie_id})
+    club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})
+    for member_ids, kind, about in tells:
+        notices.tell(club.hub, member_ids, kind, partie=partie_id, **about)
     if started:
         club.poke_bots(partie_id)
+
+
+def _answered(partie: Partie, member: CurrentMember, kind: str, started: bool) -> list[Tell]:
+    """Who hears of a member's answer or seat: the proposer; once the partie starts,
+    every other member at the table (the proposer included) hears that instead."""
+    about = {"by": member.name, "game": partie.game}
+    mine: Tell = ([member.id], "answered", about)  # his own other pages count again
+    if started:
+        return [([row.member_id for row in partie.seats if row.member_id != member.id], "started", about), mine]
+    return [([partie.proposer_id], kind, about), mine]
 
 
 def _locked_proposal(club: Club, s, partie_id: int) -> Partie:
@@ -154,7 +179,8 @@ def answer(club: Club, member: CurrentMember, partie_id: int, accept: bool) -> d
         seat.answer = "accepted" if accept else "declined"
         started = accept and _start_if_ready(partie)
         out = proposal_summary(partie, member.id)
-    _announce(club, partie_id, started)
+        tells = _answered(partie, member, "accepted" if accept else "declined", started)
+    _announce(club, partie_id, started, tells)
     return out
 
 
@@ -175,7 +201,8 @@ def join(club: Club, member: CurrentMember, partie_id: int, seat_no: int | None 
         row.kind = "member"
         started = _start_if_ready(partie)
         out = proposal_summary(partie, member.id)
-    _announce(club, partie_id, started)
+        tells = _answered(partie, member, "joined", started)
+    _announce(club, partie_id, started, tells)
     return out
 
 
@@ -185,7 +212,8 @@ def withdraw(club: Club, member: CurrentMember, partie_id: int) -> None:
         if partie.proposer_id != member.id:
             raise Forbidden("only the proposer may withdraw a proposal", code="not_proposer")
         partie.status = "withdrawn"
-    _announce(club, partie_id, False)
+        named = [row.member_id for row in partie.seats if row.member_id != member.id]
+    _announce(club, partie_id, False, [(named, "withdrawn", {"by": member.name, "game": partie.game})])
 
 
 def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, spec: SeatSpec) -> dict[str, Any]:
@@ -197,6 +225,7 @@ def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, sp
         if not 1 <= seat_no < len(partie.seats):
             raise Invalid(f"there is no seat {seat_no} to change", code="invalid_seats")
         row = partie.seats[seat_no]
+        before = row.member_id
         row.member_id, row.bot, row.answer = None, None, None
         if spec.kind == "bot":
             row.kind, row.bot, row.answer = "bot", _bot_name(club, game_of(partie.game), spec.bot), "accepted"
@@ -213,7 +242,15 @@ def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, sp
             raise Invalid("a seat is 'member', 'open' or 'bot'", code="invalid_seats")
         started = _start_if_ready(partie)
         out = proposal_summary(partie, member.id)
-    _announce(club, partie_id, started)
+        about = {"by": member.name, "game": partie.game}
+        tells: list[Tell] = []
+        if before is not None and before != row.member_id:
+            tells.append(([before], "withdrawn", about))
+        if row.answer == "invited" and row.member_id != before:
+            tells.append(([row.member_id], "invited", about))
+        if started:
+            tells.append(([r.member_id for r in partie.seats if r.member_id != member.id], "started", about))
+    _announce(club, partie_id, started, tells)
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from app.deps import ClubDep, MemberDep, json_body
 from app.errors import Invalid
 from app.games.registry import codes, descriptors
-from app.parties import archive, proposals
+from app.parties import archive, proposals, rematch
 
 router = APIRouter(prefix="/api", tags=["parties"])
 
@@ -78,6 +78,20 @@ def join(partie_id: int, member: MemberDep, club: ClubDep, body: JoinIn = Body(d
 def withdraw(partie_id: int, member: MemberDep, club: ClubDep):
     proposals.withdraw(club, member, partie_id)
     return proposals.get_summary(club, partie_id, member)
+
+
+@router.post(
+    "/parties/{partie_id}/rematch",
+    status_code=201,
+    summary="Revanš: propose a finished partie again (same game, settings, timer and players; I sit at seat 0)",
+    responses={200: {"description": "an open revanš of this partie existed: I accepted it"},
+               403: {"description": "not a player of this partie"}, 409: {"description": "the partie is not over"}},
+)
+def propose_rematch(partie_id: int, member: MemberDep, club: ClubDep, response: Response):
+    done = rematch.rematch(club, member, partie_id)
+    if not done.created:
+        response.status_code = 200
+    return proposals.get_summary(club, done.partie_id, member)
 
 
 @router.put("/parties/{partie_id}/seats/{seat}", summary="Proposer: fill a seat again")

@@ -24,6 +24,7 @@ from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.games.base import GameError
 from app.parties.events import PartieFinished
 from app.parties.lookup import get_partie, open_table, seat_of
+from app.realtime import notices
 from app.tables.cache import LiveTable, deadline_for
 from app.tables.frames import state_frame
 from app.tables.writer import WordWriter
@@ -136,6 +137,7 @@ class _Said:
     bots: set[int]
     to_act: list[int]
     finished: bool
+    to_act_before: list[int]  # the turn before this word
 
 
 def start_word_writer(club: Club) -> None:
@@ -207,6 +209,7 @@ def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
         outcomes[i] = s.applied
     for _, s in said:
         club.notify_partie(s.table.partie_id, {"kind": "advance", "version": s.applied.version})
+        _tell_turns(club, s)
         if s.finished:
             club.finished.publish(PartieFinished(s.table.partie_id, s.table.game, s.table.engine.result()))
         if s.bots and (s.finished or s.bots.intersection(s.to_act)):
@@ -214,6 +217,22 @@ def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
             # runs out is the deadline watcher's.
             club.poke_bots(s.table.partie_id)
     return outcomes  # type: ignore[return-value]
+
+
+def _tell_turns(club: Club, s: _Said) -> None:
+    """The members whose turn this word began hear ``turn``, those whose turn it ended
+    ``moved`` (their unread counts: app/parties/unread.py); seats of computer players
+    and words that leave the turn as it was tell nobody."""
+    seats = {seat: member for member, seat in s.table.member_seats.items() if seat not in s.bots}
+    if not seats:
+        return
+    began = [seats[x] for x in s.to_act if x in seats and x not in s.to_act_before]
+    ended = [seats[x] for x in s.to_act_before if x in seats and x not in s.to_act]
+    about = {"partie": s.table.partie_id, "game": s.table.game, "version": s.applied.version}
+    if began:
+        notices.tell(club.hub, began, "turn", **about)
+    if ended:
+        notices.tell(club.hub, ended, "moved", **about)
 
 
 def _table_for(club: Club, conn, partie_id: int) -> LiveTable:
@@ -270,6 +289,7 @@ def _apply_in(conn, table: LiveTable, job: Word) -> Applied | _Said:
         )
     now = utcnow()
     deal_before = engine.deal_index
+    to_act_before = list(table.latest.to_act) if table.history else []
     table.apply_quietly(seat, word)
     new_version, finished = table.version, engine.finished
     to_act = [] if finished else list(engine.seats_to_act())
@@ -300,4 +320,4 @@ def _apply_in(conn, table: LiveTable, job: Word) -> Applied | _Said:
     # The views of the new version now: a later word of the same batch (a resend, a stale
     # version) answers with this state.
     table.snapshot((seat, word), now)
-    return _Said(table, Applied(new_version, seat, word, duplicate=False), bots, to_act, finished)
+    return _Said(table, Applied(new_version, seat, word, duplicate=False), bots, to_act, finished, to_act_before)

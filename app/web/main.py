@@ -18,11 +18,13 @@ from app.config import Settings, get_settings
 from app.members import passwords
 from app.members.router import router as members_router
 from app.parties.router import router as parties_router
+from app.ratings import service as ratings
+from app.ratings.router import router as ratings_router
 from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
 from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
-from app.web import errors, health, pages, security
+from app.web import errors, health, notices_ws, pages, security
 
 log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
     club = Club.from_settings(settings)
     start_word_writer(club)
+    ratings.subscribe(club)  # rates parties as they end, off the word path
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -68,8 +71,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(members_router)
     app.include_router(parties_router)
+    app.include_router(ratings_router)
     app.include_router(tables_router)
     app.include_router(ws_router)
+    app.include_router(notices_ws.router)
     app.include_router(pages.router)
     app.include_router(health.router)
     static = ROOT / "static"

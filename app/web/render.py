@@ -17,7 +17,7 @@ from app.games.registry import descriptors
 from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
 from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, gettext_for, lang_of
-from app.web.strings import error_text, js_strings
+from app.web.strings import error_text, js_strings, notice_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -38,6 +38,8 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "here_quoted": quote(here, safe=""),
         # The session-bound CSRF token of this member's forms (app.web.security).
         "csrf": form_token(session_token(request, request.app.state.club.settings)) if member else "",
+        # The texts of the live notices (static/js/notices.js) on every page of a member.
+        "notice_strings": html_json(notice_strings(lang)) if member else "",
         "error_text": lambda code, fallback=None: error_text(_, code, fallback),
         # The games, from their descriptors: names, settings, rules pages.
         "games": games,

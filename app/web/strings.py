@@ -35,6 +35,9 @@ ERROR_TEXTS = {
     "too_many_attempts": N_("Too many failed logins; try again later."),
     "too_many_registrations": N_("Too many new accounts from this address; try again later."),
     "bad_csrf": N_("This form has expired; reload the page and try again."),
+    "same_member": N_("Choose another member to compare with."),
+    "not_finished": N_("A revanš can be asked for once the partie is over."),
+    "not_a_player": N_("Only a player of this partie may ask for a revanš."),
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
@@ -54,6 +57,16 @@ TABLE_ERROR_TEXTS = {
     "frame_too_large": N_("The server did not understand that message."),
     "action_id_reused": N_("The server did not understand that message."),
 }
+
+# The texts of the notices every member's page shows (static/js/notices.js), sent with
+# every page of a member as ``#klub-notice-strings``.
+NOTICE_STRINGS = [
+    N_("{by} invites you to {game} #{partie}"), N_("{by} asks for a revanš: {game} #{partie}"),
+    N_("{by} accepted your proposal: {game} #{partie}"), N_("{by} declined your proposal: {game} #{partie}"),
+    N_("{by} took a seat at your proposal: {game} #{partie}"), N_("{game} #{partie} has started"),
+    N_("Your turn: {game} #{partie}"), N_("Waiting for you: {n}"), N_("Accept"), N_("Decline"),
+    N_("To the table"), N_("Lobby"), N_("Close"), N_("Error"), N_("Revanš"),
+]
 
 # Every text the table scripts show, translated into the page (``#klub-strings``).
 JS_STRINGS = [
@@ -116,6 +129,7 @@ JS_STRINGS = [
     N_("Bet"), N_("no bet"), N_("Your bet on this deal"), N_("Answer the bet"), N_("Kitty"),
     N_("Play for the kitty"), N_("The kitty has no card to play: dalje"), N_("void"), N_("void: dealt again"),
     N_("Stock"),
+    *NOTICE_STRINGS,
 ]
 
 
@@ -126,6 +140,11 @@ def error_text(_: Callable[[str], str], code: str, fallback: str | None = None) 
 
 def password_rule(_: Callable[[str], str]) -> str:
     return _(PASSWORD_RULE).format(**TEXT_VALUES)
+
+
+def notice_strings(lang: str) -> dict[str, str]:
+    _ = gettext_for(lang)
+    return {s: _(s) for s in NOTICE_STRINGS}
 
 
 def js_strings(lang: str) -> dict[str, str]:

@@ -1,5 +1,5 @@
 /* Klub: the lobby — the propose form follows the chosen game (its settings, its number of
-   seats); the lists refresh by themselves. */
+   seats); the lists are read again when a live notice (notices.js) says they changed. */
 "use strict";
 (function () {
   const form = document.getElementById("propose-form");
@@ -41,22 +41,39 @@
   const live = document.getElementById("lobby-live");
   if (!live) return;
   let busy = false;
+  let again = false; // a notice came while reading, or while the page was hidden
+  let held = false; // an update waits for the focus to leave the lists
   async function refresh() {
-    if (busy || document.hidden) return;
+    if (busy || document.hidden) { again = true; return; }
     busy = true;
+    again = false;
     try {
       const r = await fetch(live.dataset.src, { headers: { Accept: "text/html" } });
       if (r.status === 401) { location.href = "/login?next=/lobby"; return; }
       if (r.ok) {
         const html = await r.text();
         if (html !== live.dataset.last) {
-          live.dataset.last = html;
           const focused = document.activeElement && live.contains(document.activeElement);
-          if (!focused) live.innerHTML = html;
+          if (focused) held = true; // not under the member's hands: when the focus leaves
+          else {
+            live.dataset.last = html;
+            live.innerHTML = html;
+          }
         }
       }
-    } catch (e) { /* offline for a moment: try again later */ }
-    finally { busy = false; }
+    } catch (e) { /* offline for a moment: the notices' reconnect reads it again */ }
+    finally {
+      busy = false;
+      live.dataset.refreshed = String(Number(live.dataset.refreshed || 0) + 1);
+      if (again && !document.hidden) refresh();
+    }
   }
-  setInterval(refresh, 3000);
+  // No polling: a notice of the lobby (proposals, tables) or of mine reads the lists again;
+  // the members online are read again now and then, and when the page is shown again.
+  document.addEventListener("klub:lobby", refresh);
+  document.addEventListener("klub:notice", refresh);
+  document.addEventListener("klub:unread", refresh);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && again) refresh(); });
+  live.addEventListener("focusout", () => { if (held) { held = false; setTimeout(refresh, 0); } });
+  setInterval(refresh, 60000);
 })();

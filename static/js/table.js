@@ -284,6 +284,8 @@
     } else if (ctl.seat === null) text = K.T("You are watching");
     ui.status.textContent = text;
     ui.status.className = "status-line " + kind;
+    const rematch = $("rematch-form"); // a player's revanš, once the partie is over
+    if (rematch) rematch.hidden = !(ctl.finished && ctl.seat !== null);
   }
 
   /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */

@@ -14,7 +14,7 @@ from app.games.base import GameError
 from app.games.descriptor import GameDescriptor
 from app.games.registry import descriptors
 from app.members import service as members
-from app.parties import proposals
+from app.parties import proposals, rematch
 from app.tables import reads
 from app.tables.engines import game_of
 from app.web.i18n import N_
@@ -174,6 +174,10 @@ async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep
         elif verb == "withdraw":
             await run_in_threadpool(proposals.withdraw, club, member, partie_id)
             summary = {"status": "withdrawn"}
+        elif verb == "rematch":  # the revanš of a finished partie: the new one's page
+            done = await run_in_threadpool(rematch.rematch, club, member, partie_id)
+            summary = await run_in_threadpool(proposals.get_summary, club, done.partie_id, member)
+            partie_id = done.partie_id
         else:
             return Response(status_code=404)
     except ClubError as e:
@@ -181,4 +185,6 @@ async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep
         return render(request, "lobby.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
     if summary.get("status") == "running":
         return RedirectResponse(f"/table/{partie_id}", status_code=303)
+    if verb == "rematch":
+        return RedirectResponse(f"/lobby?proposed={partie_id}", status_code=303)
     return RedirectResponse("/lobby", status_code=303)

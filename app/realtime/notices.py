@@ -1,0 +1,36 @@
+"""Notices to one member: ``member:<id>`` channels of the hub.
+
+A member's notices socket (``/ws/notices``) listens on his channel. A notice names
+what happened (``kind``), the partie and who did it, never a card; the socket answers
+it with the member's unread count read again from the database, so a lost or doubled
+notice can delay the count but never make it wrong. Through the hub they reach every
+instance (Redis pub/sub), so a member's pages on another server hear them too.
+
+Kinds: ``invited`` (a proposal names me; a rematch too), ``withdrawn`` (a proposal that
+named me is gone), ``accepted``, ``declined``, ``joined`` (of my proposal), ``started``
+(a partie I sit at began), ``turn`` (it became my turn at a table), ``moved`` (my turn
+at a table is over), ``answered`` (I answered, joined or started a partie on another
+page of mine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from app.realtime.hub import Hub
+
+# Kinds a page tells the member about (a toast, the sound); the others only change the count.
+TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn"})
+LOBBY_CHANNEL = "lobby"  # every change of the proposals and tables (app.parties.proposals)
+
+
+def member_channel(member_id: int) -> str:
+    return f"member:{member_id}"
+
+
+def tell(hub: Hub, member_ids: Iterable[int | None], kind: str, **about: Any) -> None:
+    """Publish one notice to each member named (``None`` and repeats are skipped)."""
+    notice = {"kind": kind, **about}
+    for member_id in dict.fromkeys(m for m in member_ids if m is not None):
+        hub.publish(member_channel(member_id), notice)

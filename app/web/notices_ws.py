@@ -1,0 +1,196 @@
+"""``/ws/notices``: what concerns a member, pushed to every page he has open.
+
+Frames of the server:
+
+- ``unread``: ``count`` (app/parties/unread.py), ``invitations`` and ``turns`` (partie
+  ids); on connect, and whenever a notice may have changed them;
+- ``notice``: something to tell the member (``kind``: invited, accepted, declined,
+  joined, started, turn), with ``partie``, ``game``, ``game_name`` (in the page's
+  language), ``by`` (who did it, when someone did), ``rematch_of`` (an invitation to a
+  revanš) and the new ``count``, ``invitations`` and ``turns``;
+- ``lobby`` (with ``?lobby=1`` only, as the lobby page connects): the proposals or tables
+  changed, read the lobby again;
+- ``pong``, ``error`` (``code``, ``message``).
+
+The client may send ``{"type": "ping"}``. The handshake is checked as a table socket's
+(``Origin`` = ``KLUB_SITE_ORIGIN``, a live session); a member has at most
+:data:`MAX_SOCKETS` of these; an ended session closes them with 4401.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+
+from app.club import Club
+from app.errors import ClubError
+from app.games.registry import descriptors
+from app.members.cookies import session_token
+from app.members.service import CurrentMember, authenticate, touch_member
+from app.parties.unread import unread
+from app.realtime.notices import LOBBY_CHANNEL, TOLD, member_channel
+from app.tables import ratelimit
+from app.tables.ws import CLOSE_POLICY, CLOSE_SESSION_ENDED, MAX_FRAME, SESSION_RECHECK_SECONDS, frame_size
+from app.web.i18n import COOKIE, DEFAULT_LANG, LANGUAGES
+
+log = logging.getLogger("klub.notices")
+router = APIRouter()
+
+MAX_SOCKETS = 16  # per member and instance: one per open page
+
+
+def _limits(app: Any) -> ratelimit.MemberLimits:
+    limits = getattr(app.state, "notice_limits", None)
+    if limits is None:
+        limits = app.state.notice_limits = ratelimit.MemberLimits(max_connections=MAX_SOCKETS)
+    return limits
+
+
+class NoticeConnection:
+    def __init__(self, ws: WebSocket, club: Club, member: CurrentMember, lang: str):
+        self.ws = ws
+        self.club = club
+        self.member = member
+        self.lang = lang
+        self.bucket = ratelimit.TokenBucket(ratelimit.SOCKET_RATE_PER_SECOND, ratelimit.SOCKET_RATE_BURST)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send_text(json.dumps(frame, ensure_ascii=False))
+
+    async def count(self) -> dict[str, Any]:
+        return await run_in_threadpool(unread, self.club, self.member.id)
+
+    async def send_unread(self) -> None:
+        await self.send({"type": "unread", **await self.count()})
+
+    async def on_notices(self, batch: list[tuple[str, dict[str, Any]]]) -> bool:
+        """A batch of notices (all that waited); False when the socket must close."""
+        mine, lobby = [], False
+        for channel, notice in batch:
+            if channel == "sessions":
+                if self.member.session_id in notice.get("sessions", ()):
+                    await self.send({"type": "error", "code": "session_ended", "message": "your session has ended; log in again"})
+                    await self.ws.close(code=CLOSE_SESSION_ENDED)
+                    return False
+            elif channel == LOBBY_CHANNEL:
+                lobby = True
+            else:
+                mine.append(notice)
+        if mine:
+            counted = await self.count()
+            told = [n for n in mine if n.get("kind") in TOLD]
+            for notice in told:
+                await self.send({"type": "notice", **self.described(notice), **counted})
+            if not told:
+                await self.send({"type": "unread", **counted})
+        if lobby:
+            await self.send({"type": "lobby"})
+        return True
+
+    def described(self, notice: dict[str, Any]) -> dict[str, Any]:
+        names = {g.code: g.name(self.lang) for g in descriptors()}
+        keys = ("kind", "partie", "game", "by", "rematch_of")
+        out = {k: notice[k] for k in keys if k in notice}
+        out["game_name"] = names.get(notice.get("game", ""), notice.get("game"))
+        return out
+
+    async def handle(self, data: str | bytes) -> None:
+        if not self.bucket.allow():
+            await self.send({"type": "error", "code": "rate_limited", "message": "too many frames; slow down"})
+            return
+        if frame_size(data) > MAX_FRAME:
+            await self.send({"type": "error", "code": "frame_too_large", "message": f"a frame has at most {MAX_FRAME} bytes"})
+            return
+        try:
+            msg = orjson.loads(data)
+        except (ValueError, RecursionError):
+            msg = None
+        if isinstance(msg, dict) and msg.get("type") == "ping":
+            await run_in_threadpool(touch_member, self.club.db, self.member.id)
+            await self.send({"type": "pong"})
+        else:
+            await self.send({"type": "error", "code": "unknown_type", "message": "the only frame is a ping"})
+
+
+@router.websocket("/ws/notices")
+async def notices_socket(websocket: WebSocket):
+    club: Club = websocket.app.state.club
+    if websocket.headers.get("origin") != club.settings.site_origin:
+        await websocket.close(code=CLOSE_POLICY)  # before accept: the handshake gets 403
+        return
+    token = session_token(websocket, club.settings)
+    try:
+        member = await run_in_threadpool(authenticate, club.db, club.settings, token)
+    except ClubError:
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    await websocket.accept()
+    limits = _limits(websocket.app)
+    if not limits.open(member.id):
+        message = f"at most {MAX_SOCKETS} pages per member listen for notices; close another one"
+        await websocket.send_text(json.dumps({"type": "error", "code": "too_many_connections", "message": message}))
+        await websocket.close(code=ratelimit.CLOSE_TOO_MANY, reason="too many connections")
+        return
+    lang = websocket.cookies.get(COOKIE)
+    conn = NoticeConnection(websocket, club, member, lang if lang in LANGUAGES else DEFAULT_LANG)
+    channels = [member_channel(member.id), "sessions"]
+    if websocket.query_params.get("lobby") == "1":
+        channels.append(LOBBY_CHANNEL)
+    queue: asyncio.Queue = asyncio.Queue()
+    for channel in channels:  # before the first count: nothing after it is missed
+        club.hub.subscribe(channel, queue)
+    try:
+        await conn.send_unread()
+        await _serve(conn, queue, token)
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the page went away (before its first frame, or while one was sent)
+    finally:
+        limits.close(member.id)
+        for channel in channels:
+            club.hub.unsubscribe(channel, queue)
+
+
+async def _serve(conn: NoticeConnection, queue: asyncio.Queue, token: str | None) -> None:
+    async def read() -> None:
+        while True:
+            message = await conn.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            await conn.handle(text if text is not None else message.get("bytes") or "")
+
+    async def write() -> None:
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():  # a burst of notices: one count for all of them
+                batch.append(queue.get_nowait())
+            if not await conn.on_notices(batch):
+                return
+
+    async def recheck_session() -> None:
+        while True:
+            await asyncio.sleep(SESSION_RECHECK_SECONDS)
+            try:
+                await run_in_threadpool(authenticate, conn.club.db, conn.club.settings, token)
+            except ClubError:
+                await conn.send({"type": "error", "code": "session_ended", "message": "your session has ended; log in again"})
+                await conn.ws.close(code=CLOSE_SESSION_ENDED)
+                return
+
+    tasks = [asyncio.create_task(read()), asyncio.create_task(write()), asyncio.create_task(recheck_session())]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            exc = task.exception()
+            if exc is not None and not isinstance(exc, (WebSocketDisconnect, RuntimeError)):
+                log.warning("notices socket ended: %r", exc)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,140 @@
+/* Klub: live notices on every page of a member (/ws/notices): the unread count in the
+   header, a toast for an invitation (accept or decline in it), an answer to my proposal,
+   a partie that started, my turn at another table; the header's sound toggle decides the
+   sound. The lobby page also hears that the lobby changed (lobby.js reads it again). */
+"use strict";
+(function () {
+  const K = window.Klub;
+  const node = document.getElementById("klub-notice-strings");
+  if (node) {
+    for (const [k, v] of Object.entries(JSON.parse(node.textContent || "{}"))) if (!(k in K.strings)) K.strings[k] = v;
+  }
+  const badge = document.getElementById("unread-count");
+  const link = document.getElementById("unread");
+  const toasts = document.getElementById("toasts");
+  if (!badge || !toasts) return;
+  const table = document.getElementById("table-app");
+  const here = table ? Number(table.dataset.partie) : null;
+  const lobby = !!document.getElementById("lobby-live");
+  const TEXTS = {
+    invited: "{by} invites you to {game} #{partie}",
+    rematch: "{by} asks for a revanš: {game} #{partie}",
+    accepted: "{by} accepted your proposal: {game} #{partie}",
+    declined: "{by} declined your proposal: {game} #{partie}",
+    joined: "{by} took a seat at your proposal: {game} #{partie}",
+    started: "{game} #{partie} has started",
+    turn: "Your turn: {game} #{partie}",
+  };
+  const MAX_TOASTS = 4;
+  const N = (K.notices = { count: 0, invitations: [], turns: [], frames: [], connected: false });
+
+  function paint(f) {
+    N.count = f.count || 0;
+    N.invitations = f.invitations || [];
+    N.turns = f.turns || [];
+    badge.textContent = String(N.count);
+    badge.dataset.count = String(N.count);
+    link.classList.toggle("has-unread", N.count > 0);
+    link.title = K.T("Waiting for you: {n}", { n: N.count });
+    // One table waiting and nothing else: the badge goes straight there.
+    link.href = !N.invitations.length && N.turns.length === 1 ? `/table/${N.turns[0]}` : "/lobby";
+    // A toast whose reason is gone (answered, played) goes too.
+    for (const t of toasts.querySelectorAll(".toast[data-kind=invited]")) {
+      if (!N.invitations.includes(Number(t.dataset.partie))) t.remove();
+    }
+    for (const t of toasts.querySelectorAll(".toast[data-kind=turn]")) {
+      if (!N.turns.includes(Number(t.dataset.partie))) t.remove();
+    }
+  }
+
+  async function answer(partie, verb, toast) {
+    for (const b of toast.querySelectorAll("button")) b.disabled = true;
+    try {
+      const r = await fetch(`/api/parties/${partie}/${verb}`, { method: "POST", headers: { Accept: "application/json" } });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) {
+        toast.querySelector(".toast-text").textContent = (body.error && body.error.message) || K.T("Error");
+        return;
+      }
+      if (verb === "accept" && body.status === "running") { location.href = `/table/${partie}`; return; }
+      toast.remove();
+    } catch (e) {
+      for (const b of toast.querySelectorAll("button")) b.disabled = false;
+    }
+  }
+
+  function toast(f) {
+    const key = f.rematch_of && f.kind === "invited" ? "rematch" : f.kind;
+    const text = K.T(TEXTS[key], { by: f.by || "", game: f.game_name || f.game || "", partie: f.partie });
+    for (const old of toasts.querySelectorAll(`.toast[data-partie="${f.partie}"]`)) old.remove();
+    const close = K.el("button.toast-close", { type: "button", "aria-label": K.T("Close"), text: "×" });
+    const actions = K.el("span.toast-actions");
+    if (f.kind === "invited") {
+      actions.append(
+        K.el("button.btn.small.primary.toast-accept", { type: "button", text: K.T("Accept") }),
+        K.el("button.btn.small.toast-decline", { type: "button", text: K.T("Decline") }),
+      );
+    } else if (f.kind === "started" || f.kind === "turn") {
+      actions.append(K.el("a.btn.small.primary.toast-open", { href: `/table/${f.partie}`, text: K.T("To the table") }));
+    } else {
+      actions.append(K.el("a.btn.small.toast-open", { href: "/lobby", text: K.T("Lobby") }));
+    }
+    const t = K.el("div.toast", { dataset: { kind: f.kind, partie: String(f.partie) } },
+      K.el("span.toast-text", { text }), actions, close);
+    close.addEventListener("click", () => t.remove());
+    const accept = t.querySelector(".toast-accept");
+    if (accept) {
+      accept.addEventListener("click", () => answer(f.partie, "accept", t));
+      t.querySelector(".toast-decline").addEventListener("click", () => answer(f.partie, "decline", t));
+    }
+    toasts.prepend(t);
+    while (toasts.children.length > MAX_TOASTS) toasts.lastElementChild.remove();
+  }
+
+  function onFrame(f) {
+    N.frames.push(f);
+    if (N.frames.length > 50) N.frames.shift();
+    if (f.type === "unread") {
+      paint(f);
+      document.dispatchEvent(new CustomEvent("klub:unread", { detail: f }));
+    }
+    else if (f.type === "notice") {
+      paint(f);
+      const atThisTable = here !== null && f.partie === here;
+      if (!atThisTable) {
+        toast(f);
+        K.beep();
+      }
+      document.dispatchEvent(new CustomEvent("klub:notice", { detail: f }));
+    } else if (f.type === "lobby") document.dispatchEvent(new CustomEvent("klub:lobby", { detail: f }));
+  }
+
+  let ws = null;
+  let retry = 1000;
+  let pinger = null;
+  function connect(again) {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws/notices${lobby ? "?lobby=1" : ""}`);
+    ws.addEventListener("open", () => {
+      N.connected = true;
+      retry = 1000;
+      clearInterval(pinger);
+      pinger = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: "ping" })), 45000);
+      // Notices missed while the socket was down: the lobby reads itself again.
+      if (again) document.dispatchEvent(new CustomEvent("klub:lobby", { detail: { type: "lobby" } }));
+    });
+    ws.addEventListener("message", (e) => {
+      try { onFrame(JSON.parse(e.data)); } catch (err) { /* a frame we do not know */ }
+    });
+    ws.addEventListener("close", (e) => {
+      N.connected = false;
+      clearInterval(pinger);
+      if (e.code === 4401 || e.code === 1008) return; // the session ended: nothing more to hear
+      const wait = e.code === 4429 ? 30000 : retry;
+      retry = Math.min(retry * 2, 30000);
+      setTimeout(() => connect(true), wait);
+    });
+  }
+  window.addEventListener("pageshow", (e) => { if (e.persisted && (!ws || ws.readyState > 1)) connect(true); });
+  connect(false);
+})();
