@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -308,24 +309,35 @@ async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
             if not await conn.on_notice(channel, notice):
                 return
 
-    async def recheck_session() -> None:
-        # Logout and disabling arrive as notices; this also ends sockets whose session expired.
-        while True:
-            await asyncio.sleep(SESSION_RECHECK_SECONDS)
-            try:
-                await run_in_threadpool(authenticate, conn.club.db, conn.club.settings, conn.token)
-            except ClubError:
-                await conn.error("session_ended", "your session has ended; log in again")
-                await conn.ws.close(code=CLOSE_SESSION_ENDED)
-                return
+    async def session_ended() -> None:
+        await conn.error("session_ended", "your session has ended; log in again")
+        await conn.ws.close(code=CLOSE_SESSION_ENDED)
 
-    tasks = [asyncio.create_task(read()), asyncio.create_task(write()), asyncio.create_task(recheck_session())]
+    await run_until_one_ends([read(), write(), recheck_session(conn.club, conn.token, session_ended)], "table")
+
+
+async def recheck_session(club: Club, token: str | None, ended: Callable[[], Awaitable[None]]) -> None:
+    """Every SESSION_RECHECK_SECONDS, check the socket's session; ``ended()`` once it is gone.
+    Logout and disabling arrive as notices; this also ends sockets whose session expired."""
+    while True:
+        await asyncio.sleep(SESSION_RECHECK_SECONDS)
+        try:
+            await run_in_threadpool(authenticate, club.db, club.settings, token)
+        except ClubError:
+            await ended()
+            return
+
+
+async def run_until_one_ends(coroutines: list[Coroutine[Any, Any, None]], label: str) -> None:
+    """A socket's coroutines (reader, writer, session check) until the first of them ends;
+    the others are cancelled."""
+    tasks = [asyncio.create_task(c) for c in coroutines]
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
             exc = task.exception()
             if exc is not None and not isinstance(exc, (WebSocketDisconnect, RuntimeError)):
-                log.warning("table socket ended: %r", exc)
+                log.warning("%s socket ended: %r", label, exc)
     finally:
         for task in tasks:
             task.cancel()

@@ -36,7 +36,7 @@ from app.members.service import CurrentMember, authenticate, touch_member
 from app.parties.unread import unread
 from app.realtime.notices import LOBBY_CHANNEL, TOLD, member_channel
 from app.tables import ratelimit
-from app.tables.ws import CLOSE_POLICY, CLOSE_SESSION_ENDED, MAX_FRAME, SESSION_RECHECK_SECONDS, frame_size
+from app.tables.ws import CLOSE_POLICY, CLOSE_SESSION_ENDED, MAX_FRAME, frame_size, recheck_session, run_until_one_ends
 from app.web.i18n import COOKIE, DEFAULT_LANG, LANGUAGES
 
 log = logging.getLogger("klub.notices")
@@ -173,24 +173,8 @@ async def _serve(conn: NoticeConnection, queue: asyncio.Queue, token: str | None
             if not await conn.on_notices(batch):
                 return
 
-    async def recheck_session() -> None:
-        while True:
-            await asyncio.sleep(SESSION_RECHECK_SECONDS)
-            try:
-                await run_in_threadpool(authenticate, conn.club.db, conn.club.settings, token)
-            except ClubError:
-                await conn.send({"type": "error", "code": "session_ended", "message": "your session has ended; log in again"})
-                await conn.ws.close(code=CLOSE_SESSION_ENDED)
-                return
+    async def session_ended() -> None:
+        await conn.send({"type": "error", "code": "session_ended", "message": "your session has ended; log in again"})
+        await conn.ws.close(code=CLOSE_SESSION_ENDED)
 
-    tasks = [asyncio.create_task(read()), asyncio.create_task(write()), asyncio.create_task(recheck_session())]
-    try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            exc = task.exception()
-            if exc is not None and not isinstance(exc, (WebSocketDisconnect, RuntimeError)):
-                log.warning("notices socket ended: %r", exc)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    await run_until_one_ends([read(), write(), recheck_session(conn.club, token, session_ended)], "notices")
