@@ -228,20 +228,30 @@ def _presence_key(partie_id: int, member_id: int) -> tuple[int, int]:
     return partie_id, member_id
 
 
-@router.websocket("/ws/parties/{partie_id}")
-async def table_socket(websocket: WebSocket, partie_id: int):
-    club: Club = websocket.app.state.club
-    counts: dict[tuple[int, int], int] = websocket.app.state.table_connections
+async def accept_member(websocket: WebSocket, club: Club) -> tuple[CurrentMember, str | None] | None:
+    """The handshake of a member's socket: the Club's Origin and a live session, else the
+    socket is closed before accept (the handshake gets 403) and None returned."""
     if websocket.headers.get("origin") != club.settings.site_origin:
-        await websocket.close(code=CLOSE_POLICY)  # before accept: the handshake gets 403
-        return
+        await websocket.close(code=CLOSE_POLICY)
+        return None
     token = session_token(websocket, club.settings)
     try:
         member = await run_in_threadpool(authenticate, club.db, club.settings, token)
     except ClubError:
         await websocket.close(code=CLOSE_POLICY)
-        return
+        return None
     await websocket.accept()
+    return member, token
+
+
+@router.websocket("/ws/parties/{partie_id}")
+async def table_socket(websocket: WebSocket, partie_id: int):
+    club: Club = websocket.app.state.club
+    counts: dict[tuple[int, int], int] = websocket.app.state.table_connections
+    opened = await accept_member(websocket, club)
+    if opened is None:
+        return
+    member, token = opened
     if not -MAX_ID - 1 <= partie_id <= MAX_ID:  # beyond the database's integers: nothing is there
         await websocket.send_text(json.dumps({"type": "error", "code": "not_found", "message": "there is nothing with this id"}))
         await websocket.close(code=CLOSE_NOT_FOUND)

@@ -29,14 +29,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
 from app.club import Club
-from app.errors import ClubError
 from app.games.registry import descriptors
-from app.members.cookies import session_token
-from app.members.service import CurrentMember, authenticate, touch_member
+from app.members.service import CurrentMember, touch_member
 from app.parties.unread import unread
 from app.realtime.notices import LOBBY_CHANNEL, TOLD, member_channel
 from app.tables import ratelimit
-from app.tables.ws import CLOSE_POLICY, CLOSE_SESSION_ENDED, MAX_FRAME, frame_size, recheck_session, run_until_one_ends
+from app.tables.ws import CLOSE_SESSION_ENDED, MAX_FRAME, accept_member, frame_size, recheck_session, run_until_one_ends
 from app.web.i18n import COOKIE, DEFAULT_LANG, LANGUAGES
 
 log = logging.getLogger("klub.notices")
@@ -121,16 +119,10 @@ class NoticeConnection:
 @router.websocket("/ws/notices")
 async def notices_socket(websocket: WebSocket):
     club: Club = websocket.app.state.club
-    if websocket.headers.get("origin") != club.settings.site_origin:
-        await websocket.close(code=CLOSE_POLICY)  # before accept: the handshake gets 403
+    opened = await accept_member(websocket, club)
+    if opened is None:
         return
-    token = session_token(websocket, club.settings)
-    try:
-        member = await run_in_threadpool(authenticate, club.db, club.settings, token)
-    except ClubError:
-        await websocket.close(code=CLOSE_POLICY)
-        return
-    await websocket.accept()
+    member, token = opened
     limits = _limits(websocket.app)
     if not limits.open(member.id):
         message = f"at most {MAX_SOCKETS} pages per member listen for notices; close another one"
