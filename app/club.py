@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from app.analysis.workers import WorkerPool
 from app.config import Settings
 from app.db import Database
 from app.parties.events import FinishedNotices
@@ -31,6 +32,8 @@ class Club:
     writer: WordWriter | None = None
     # Subscribers to the end of a partie (ratings, statistics): app/parties/events.py.
     finished: FinishedNotices = field(default_factory=FinishedNotices)
+    # The replay's analyses, computed in worker processes (app/analysis/).
+    analyses: WorkerPool = field(default_factory=WorkerPool)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Club:
@@ -39,6 +42,7 @@ class Club:
             db=Database(settings.database_url),
             hub=Hub(settings.redis_url),
             tables=TableCache(history=settings.event_history),
+            analyses=WorkerPool(settings.analysis_workers),
         )
 
     def poke_bots(self, partie_id: int) -> None:

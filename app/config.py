@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     bot_workers: int = 4
     # The computer player of a bot seat proposed without a name (None: app.ai's default level).
     default_bot: str | None = None
+    # Worker processes computing the replay's analyses (app/analysis/; each takes a core
+    # for a few seconds per deal).
+    analysis_workers: int = 1
     # How often the timer watcher looks for decisions whose time ran out.
     deadline_poll_seconds: float = 1.0
     # How many past events of a table each instance keeps for reconnecting clients.

@@ -46,47 +46,68 @@ from app.ai import make_bot  # noqa: E402
 from app.games.lora import LoraPartie  # noqa: E402
 
 LORA_PLAYERS = ("random", "pocetnik", "iskusan", "majstor", "oracle")
+LADDER = (("iskusan", "pocetnik"), ("majstor", "iskusan"), ("majstor", "pocetnik"), ("oracle", "majstor"))
 
 
-def lora_partie_at(seed: int, deal_index: int, settings: dict | None = None) -> LoraPartie:
+def partie_class(game: str) -> type[LoraPartie]:
+    """Lora's partie or Lórum's (a LoraPartie with Lórum's contracts and chips)."""
+    if game == "lorum":
+        from app.games.lorum import LorumPartie
+
+        return LorumPartie
+    return LoraPartie
+
+
+def oracle_for(game: str, partie: LoraPartie, tag: str):
+    if game == "lorum":
+        from app.ai.lorum.oracle import LorumOracle
+
+        return LorumOracle(partie, tag)
+    from app.ai.lora.oracle import LoraOracle
+
+    return LoraOracle(partie, tag)
+
+
+def lora_partie_at(seed: int, deal_index: int, settings: dict | None = None, game: str = "lora") -> LoraPartie:
     """The partie of ``seed`` at the start of deal ``deal_index`` (earlier deals played fast:
     the cards of a deal depend on the seed and the index only)."""
-    partie = LoraPartie.new(settings or {}, seed=seed)
+    partie = partie_class(game).new(settings or {}, seed=seed)
     while partie.deal_index < deal_index:
         seat = partie.seats_to_act()[0]
         partie.apply(seat, partie.legal_actions(seat)[0])
     return partie
 
 
-def lora_deal_points(seed: int, deal_index: int, player: str, seat: int, settings: dict | None = None) -> int:
-    """The points of ``seat`` in the deal, as a cost: lower is better (Croatian points turned)."""
-    from app.ai.lora.oracle import LoraOracle
-
-    partie = lora_partie_at(seed, deal_index, settings)
+def lora_deal_points(seed: int, deal_index: int, player: str, seat: int, settings: dict | None = None,
+                     game: str = "lora", field: str = "pocetnik") -> int:
+    """The points of ``seat`` in the deal, as a cost: lower is better (Croatian points and
+    Lórum's chips turned), the other seats played by ``field``."""
+    partie = lora_partie_at(seed, deal_index, settings, game)
     bots = []
     for s in range(partie.n_seats):
-        name = player if s == seat else "pocetnik"
+        name = player if s == seat else field
         tag = f"{seed}:{deal_index}:{s}"
-        bots.append(LoraOracle(partie, tag) if name == "oracle" else make_bot(name, "lora", seed=tag))
+        bots.append(oracle_for(game, partie, tag) if name == "oracle" else make_bot(name, game, seed=tag))
     while partie.deal_index == deal_index and not partie.deal.ended:
         s = partie.seats_to_act()[0]
         partie.apply(s, bots[s].choose(partie.view(s), partie.legal_actions(s)))
-    sign = -1 if partie.house is not None and partie.house.schedule.highest_wins else 1
-    return sign * partie.points[deal_index][seat]
+    highest_wins = game == "lorum" or (partie.house is not None and partie.house.schedule.highest_wins)
+    return (-1 if highest_wins else 1) * partie.points[deal_index][seat]
 
 
-def lora_task(args: tuple[int, int, str, str]) -> tuple[int, int, str, float]:
-    seed, deal_index, player, settings = args
+def lora_task(args: tuple[int, int, str, str, str, str]) -> tuple[int, int, str, float]:
+    seed, deal_index, player, settings, game, field = args
     rules = json.loads(settings)
+    n_seats = partie_class(game).seats_for(rules)
     return seed, deal_index, player, statistics.fmean(
-        lora_deal_points(seed, deal_index, player, r, rules) for r in range(LoraPartie.seats_for(rules)))
+        lora_deal_points(seed, deal_index, player, r, rules, game, field) for r in range(n_seats))
 
 
-def lora_contract(seed: int, deal_index: int, settings: dict) -> str:
+def lora_contract(seed: int, deal_index: int, settings: dict, game: str = "lora") -> str:
     """The contract a deal plays (with izbor: the one its first player chose, as pocetnik)."""
-    partie = lora_partie_at(seed, deal_index, settings)
+    partie = lora_partie_at(seed, deal_index, settings, game)
     if partie.house is None:
-        return str(deal_index % 7 + 1)
+        return str(partie.view(None)["deal"]["contract"])
     first = partie.seats_to_act()[0]
     words = partie.legal_actions(first)
     if words and words[0].startswith("ugovor "):
@@ -113,12 +134,25 @@ def gap_share(pocetnik: list[float], majstor: list[float], oracle: list[float], 
     return share(list(range(n))), boots[50], boots[1949]
 
 
-def run_lora(deals: int, workers: int, players: tuple[str, ...], settings: dict | None = None) -> None:
+def print_ladder(per: dict[str, list[float]], players: tuple[str, ...]) -> None:
+    """Each step of the ladder as a paired difference (lower is better), and the gap share."""
+    for a, b in LADDER:
+        if {a, b} <= set(players):
+            m, h = mean_ci([x - y for x, y in zip(per[a], per[b])])
+            print(f"  {a} - {b}: {m:+.3f} +- {h:.3f} (paired; CI excludes 0: {abs(m) > h})")
+    if {"pocetnik", "majstor", "oracle"} <= set(players):
+        share, lo, hi = gap_share(per["pocetnik"], per["majstor"], per["oracle"], random.Random(0))
+        print(f"  share of the pocetnik-to-oracle gap closed by majstor: {share:.2f} (bootstrap 95% CI {lo:.2f}..{hi:.2f})")
+
+
+def run_lora(deals: int, workers: int, players: tuple[str, ...], settings: dict | None = None,
+             game: str = "lora", field: str = "pocetnik", first_seed: int = 1000) -> None:
     settings = settings or {}
-    per_partie = LoraPartie.new(settings).n_deals
-    n_seats = LoraPartie.seats_for(settings)
-    samples = [(1000 + i // per_partie, i % per_partie) for i in range(deals)]
-    tasks = [(seed, k, p, json.dumps(settings)) for seed, k in samples for p in players]
+    engine = partie_class(game)
+    per_partie = engine.new(settings).n_deals
+    n_seats = engine.seats_for(settings)
+    samples = [(first_seed + i // per_partie, i % per_partie) for i in range(deals)]
+    tasks = [(seed, k, p, json.dumps(settings), game, field) for seed, k in samples for p in players]
     t0 = time.perf_counter()
     per: dict[str, dict[tuple[int, int], float]] = {p: {} for p in players}
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -126,43 +160,37 @@ def run_lora(deals: int, workers: int, players: tuple[str, ...], settings: dict 
             per[p][(seed, k)] = v
     elapsed = time.perf_counter() - t0
     rules = f", settings {json.dumps(settings)}" if settings else ""
-    print(f"Lora{rules}: {deals} deals x {n_seats} seats per player, others pocetnik ({elapsed:.0f} s, {workers} workers)")
-    print("mean points per deal of the test player (lower is better), 95% CI:")
+    unit = "chips lost" if game == "lorum" else "points"
+    print(f"{game.capitalize()}{rules}: {deals} deals x {n_seats} seats per player, others {field} "
+          f"({elapsed:.0f} s, {workers} workers)")
+    print(f"mean {unit} per deal of the test player (lower is better), 95% CI:")
     for p in players:
         m, h = mean_ci([per[p][s] for s in samples])
         print(f"  {p:9s} {m:+.3f} +- {h:.3f}")
-    if {"pocetnik", "majstor"} <= set(players):
-        diff = [per["majstor"][s] - per["pocetnik"][s] for s in samples]
-        m, h = mean_ci(diff)
-        print(f"  majstor - pocetnik: {m:+.3f} +- {h:.3f} (paired; CI excludes 0: {abs(m) > h})")
-    if {"pocetnik", "majstor", "oracle"} <= set(players):
-        share, lo, hi = gap_share(
-            [per["pocetnik"][s] for s in samples], [per["majstor"][s] for s in samples], [per["oracle"][s] for s in samples], random.Random(0)
-        )
-        print(f"  share of the pocetnik-to-oracle gap closed by majstor: {share:.2f} (bootstrap 95% CI {lo:.2f}..{hi:.2f})")
-    print("per contract, mean points (test player):")
-    contracts = {s: lora_contract(*s, settings) for s in samples}
+    print_ladder({p: [per[p][s] for s in samples] for p in players}, players)
+    print(f"per contract, mean {unit} (test player):")
+    contracts = {s: lora_contract(*s, settings, game) for s in samples}
     for contract in dict.fromkeys(contracts.values()):
         row = [s for s in samples if contracts[s] == contract]
         print(f"  {contract}: " + "  ".join(f"{p} {statistics.fmean(per[p][s] for s in row):+.2f}" for p in players))
 
 
-def preferans_task(args: tuple[int, str]) -> tuple[int, str, list]:
+def preferans_task(args: tuple[int, str, str]) -> tuple[int, str, list]:
     from preferans_duplicate import deal_task
 
     return deal_task(args)
 
 
-def run_preferans(deals: int, workers: int, players: tuple[str, ...]) -> None:
+def run_preferans(deals: int, workers: int, players: tuple[str, ...], field: str = "pocetnik") -> None:
     from preferans_duplicate import HandOutcome
 
     samples = list(range(deals))
     per: dict[str, dict[int, list[HandOutcome]]] = {p: {} for p in players}
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for deal, p, outcomes in pool.map(preferans_task, [(d, p) for d in samples for p in players], chunksize=1):
+        for deal, p, outcomes in pool.map(preferans_task, [(d, p, field) for d in samples for p in players], chunksize=1):
             per[p][deal] = outcomes
-    print(f"Preferans: {deals} deals x 3 seats per player, others pocetnik, one hand from a fresh partie "
+    print(f"Preferans: {deals} deals x 3 seats per player, others {field}, one hand from a fresh partie "
           f"({time.perf_counter() - t0:.0f} s, {workers} workers)")
     print("mean result per hand of the test player against the table (own change minus the mean change;")
     print("section 15, lower is better), 95% CI; own = his own result change:")
@@ -172,13 +200,7 @@ def run_preferans(deals: int, workers: int, players: tuple[str, ...]) -> None:
         m, h = mean_ci(rel[p])
         mo, ho = mean_ci(own[p])
         print(f"  {p:9s} {m:+7.2f} +- {h:5.2f}   own {mo:+7.2f} +- {ho:5.2f}")
-    for a, b in (("majstor", "pocetnik"), ("iskusan", "pocetnik"), ("oracle", "pocetnik")):
-        if {a, b} <= set(players):
-            m, h = mean_ci([x - y for x, y in zip(rel[a], rel[b])])
-            print(f"  {a} - {b}: {m:+.2f} +- {h:.2f} (paired; CI excludes 0: {abs(m) > h})")
-    if {"pocetnik", "majstor", "oracle"} <= set(players):
-        share, lo, hi = gap_share(rel["pocetnik"], rel["majstor"], rel["oracle"], random.Random(0))
-        print(f"  share of the pocetnik-to-oracle gap closed by majstor: {share:.2f} (bootstrap 95% CI {lo:.2f}..{hi:.2f})")
+    print_ladder(rel, players)
     for a in ("majstor", "iskusan", "oracle"):
         if {a, "pocetnik"} <= set(players):
             print_breakdown(a, per[a], per["pocetnik"], samples)
@@ -218,18 +240,22 @@ def print_breakdown(name: str, mine: dict, base: dict, samples: list[int]) -> No
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=("lora", "preferans", "both"), default="both")
+    ap.add_argument("--game", choices=("lora", "lorum", "preferans", "all"), default="all")
     ap.add_argument("--deals", type=int, default=28, help="Lora deals (each played once per seat and player)")
     ap.add_argument("--hands", type=int, default=60, help="preferans deals (each played 3 times per player, seats rotated)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--players", default=",".join(LORA_PLAYERS))
+    ap.add_argument("--field", default="pocetnik", help="the level of the other seats (e.g. majstor: a harder field)")
+    ap.add_argument("--first-seed", type=int, default=1000, help="Lora/Lórum: the partie seed of the first deals")
     ap.add_argument("--settings", default="{}", help="Lora house rules as JSON, e.g. '{\"variant\": \"hrvatska\"}'")
     args = ap.parse_args()
     players = tuple(args.players.split(","))
-    if args.game in ("lora", "both"):
-        run_lora(args.deals, args.workers, players, json.loads(args.settings))
-    if args.game in ("preferans", "both"):
-        run_preferans(args.hands, args.workers, players)
+    for game in ("lora", "lorum"):
+        if args.game in (game, "all"):
+            run_lora(args.deals, args.workers, players, json.loads(args.settings) if game == "lora" else {},
+                     game, args.field, args.first_seed)
+    if args.game in ("preferans", "all"):
+        run_preferans(args.hands, args.workers, players, args.field)
 
 
 if __name__ == "__main__":

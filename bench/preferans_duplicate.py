@@ -1,7 +1,8 @@
 """Duplicate single hands of preferans for the strength benchmark.
 
 Each sample is one deal played from a fresh partie (dealer seat 0, bule 60, no refe):
-the test player sits in seat r and the other two seats are ``pocetnik``, for r = 0, 1, 2
+the test player sits in seat r and the other two seats are ``pocetnik`` (or the
+``field`` level), for r = 0, 1, 2
 (the same cards, the test player in each place). The figure of a hand is the test
 player's section-15 result change measured against the table: his change minus the mean
 change of the three seats (lower is better). The final results of a finished partie sum
@@ -53,7 +54,7 @@ def deal_cards(deal: int) -> tuple[list[list[str]], list[str]]:
     return [[CARD_NAMES[c] for c in h] for h in hands], [CARD_NAMES[c] for c in deck[30:]]
 
 
-def play_hand(deal: int, player: str, seat: int) -> HandOutcome:
+def play_hand(deal: int, player: str, seat: int, field: str = "pocetnik") -> HandOutcome:
     from app.ai.preferans.oracle import PreferansOracle
 
     hands, talon = deal_cards(deal)
@@ -63,7 +64,7 @@ def play_hand(deal: int, player: str, seat: int) -> HandOutcome:
     for s in range(3):
         tag = f"{deal}:{s}"
         if s != seat:
-            bots.append(make_bot("pocetnik", "preferans", seed=tag))
+            bots.append(make_bot(field, "preferans", seed=tag))
         elif player == "oracle":
             bots.append(PreferansOracle(partie, tag))
         else:
@@ -94,6 +95,6 @@ def play_hand(deal: int, player: str, seat: int) -> HandOutcome:
     )
 
 
-def deal_task(args: tuple[int, str]) -> tuple[int, str, list[HandOutcome]]:
-    deal, player = args
-    return deal, player, [play_hand(deal, player, r) for r in range(3)]
+def deal_task(args: tuple[int, str, str]) -> tuple[int, str, list[HandOutcome]]:
+    deal, player, field = args
+    return deal, player, [play_hand(deal, player, r, field) for r in range(3)]

@@ -70,7 +70,7 @@ def test_no_import_circle():
 
 def test_domain_packages_do_not_import_the_web_layer():
     offenders = []
-    for package in ("members", "parties", "tables", "games", "ai", "bots", "db", "realtime"):
+    for package in ("members", "parties", "tables", "games", "ai", "bots", "db", "realtime", "analysis"):
         for path in (APP / package).rglob("*.py"):
             web = sorted(m for m in _runtime_imports(path) if m.startswith("app.web"))
             if web:

@@ -1,14 +1,30 @@
-"""Which class plays which level of which game: ``app/ai/<game>/`` builds its own."""
+"""Which class plays which level of which game: ``app/ai/<game>/`` builds its own; and
+the open-cards values of a decision for the replay's analysis (``app/ai/<game>/analysis.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
+from typing import Any
 
 from app.ai import Bot, RandomBot
 from app.games.registry import descriptor
+
+# (the engine at the decision, the seat, its legal words) -> each word's value for that
+# seat, lower is better; None: this decision is not analysed.
+OpenValues = Callable[[Any, int, list[str]], "dict[str, float] | None"]
 
 
 def build_bot(name: str, game: str, seed: int | str | None) -> Bot:
     if name == "random":
         return RandomBot(seed)
     return import_module(f"app.ai.{descriptor(game).bots}").make_bot(name, seed)
+
+
+def open_values_of(game: str) -> OpenValues | None:
+    """The game's open-cards valuation (None: the game has no analysis)."""
+    d = descriptor(game)
+    if not d.analysis:
+        return None
+    values: OpenValues = import_module(f"app.ai.{d.bots}.analysis").open_values
+    return values

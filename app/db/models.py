@@ -210,3 +210,16 @@ class RatingEvent(Base):
     sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
     rating_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DealAnalysis(Base):
+    """The replay's analysis of one deal of a finished partie (app/analysis/), computed
+    once on demand and kept: a finished partie's record no longer changes."""
+
+    __tablename__ = "deal_analyses"
+
+    partie_id: Mapped[int] = mapped_column(ForeignKey("parties.id", ondelete="CASCADE"), primary_key=True)
+    deal_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # {"game", "deal", "players", "rows": [...], "lost": [...]} (app.analysis.deal.analyse_deal)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

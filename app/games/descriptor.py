@@ -2,7 +2,8 @@
 
 A game plugs in at one place: its package ``app/games/<code>/`` defines ``DESCRIPTOR``
 (and lists it in :mod:`app.games.registry`), its computer players live in
-``app/ai/<code>/`` (``make_bot(level, seed)``), and its table script, if it has one of
+``app/ai/<code>/`` (``make_bot(level, seed)``, and ``analysis.open_values`` where the
+descriptor says ``analysis``), and its table script, if it has one of
 its own, under ``static/js/``. The lobby's form, the proposal check, the table and
 archive pages, the rules index and the replay read everything from the descriptor;
 nothing outside the game's packages asks for a game by its code.
@@ -134,6 +135,9 @@ class GameDescriptor:
     contract_names: Mapping[str, Text] = field(default_factory=dict)
     bot_levels: tuple[str, ...] = ("pocetnik", "iskusan", "majstor")
     bots: str = ""  # the package under app/ai/ with make_bot(level, seed); "" is the code
+    # The replay's analysis: the bots package has ``analysis.open_values(engine, seat, legal)``,
+    # every legal word's open-cards value (app/analysis/); False: no analysis of this game.
+    analysis: bool = False
     # The table script under static/js/ that draws this game (several games may share one).
     script: str = ""
     # The rules page templates: language -> path under templates/.

@@ -12,6 +12,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from app import gcpauses
+from app.analysis.router import router as analysis_router
 from app.bots.runner import BotRunner
 from app.club import Club
 from app.config import Settings, get_settings
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if club.writer is not None:
                 await run_in_threadpool(club.writer.stop)  # the queued words are still written
             await run_in_threadpool(club.finished.close)
+            await run_in_threadpool(club.analyses.close)
             await club.hub.stop()
             club.db.dispose()
 
@@ -71,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(members_router)
     app.include_router(parties_router)
+    app.include_router(analysis_router)
     app.include_router(ratings_router)
     app.include_router(tables_router)
     app.include_router(ws_router)

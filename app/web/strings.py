@@ -129,6 +129,10 @@ JS_STRINGS = [
     N_("Bet"), N_("no bet"), N_("Your bet on this deal"), N_("Answer the bet"), N_("Kitty"),
     N_("Play for the kitty"), N_("The kitty has no card to play: dalje"), N_("void"), N_("void: dealt again"),
     N_("Stock"),
+    # the replay's analysis of a deal
+    N_("Analysis"), N_("Computing…"), N_("Try again"), N_("Player"), N_("Played"), N_("Best"), N_("Points lost"),
+    N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),
+    N_("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
     *NOTICE_STRINGS,
 ]
 

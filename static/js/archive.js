@@ -1,7 +1,9 @@
 /* Klub: the archive — the hand-by-hand replay (all hands face up) and, beside it, the
    score sheet (or papir) as it stood after the replayed deal. The deal and step shown are
    kept in the URL (#deal=n&step=s, n from 1) and in the tab's sessionStorage, so a reload or a
-   return to the page comes back to them; otherwise the replay opens on the first deal. */
+   return to the page comes back to them; otherwise the replay opens on the first deal.
+   A finished partie of a game with an analysis also has, below, the analysis of the
+   replayed deal (asked for with its button). */
 "use strict";
 (function () {
   const K = window.Klub;
@@ -61,6 +63,7 @@
     if (st.deal === null) currentSheet();
     else sheetAfter(st.rec);
     draw();
+    if (st.deal !== an.deal) analysisIdle();
   }
 
   function word(w) {
@@ -149,6 +152,98 @@
       hands.append(row);
     });
     box.append(hands);
+    markStep();
+  }
+
+  /* The analysis of the replayed deal: asked for with the button, computed by the server in
+     a worker (202 "pending" meanwhile: asked again every second), then one row per decision
+     with a choice: the word said, the best one with every hand open and the points it would
+     have saved; the biggest mistakes are marked. A row's click shows its step. */
+  const panel = document.getElementById("analysis");
+  const an = { deal: null, asking: 0 };
+  const ASK_AGAIN_MS = 1000;
+
+  function analysisHeading(deal) {
+    return K.el("h2.analysis-title", { text: `${K.T("Analysis")} · ${K.T("Deal {n}", { n: deal + 1 })}` });
+  }
+
+  function analysisIdle() {
+    if (!panel) return;
+    an.deal = st.deal;
+    an.asking++;  // an answer still coming for another deal is dropped
+    if (st.deal === null) { K.clear(panel); return; }
+    K.clear(panel).append(analysisHeading(st.deal),
+      K.el("button.btn.analysis-go", { type: "button", onclick: askAnalysis }, K.T("Analysis")),
+      K.el("p.muted.analysis-note", { text: K.T("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked.") }));
+  }
+
+  async function askAnalysis() {
+    const ticket = ++an.asking;
+    const deal = st.deal;
+    const status = K.el("p.analysis-status", { role: "status", "aria-live": "polite", text: K.T("Computing…") });
+    K.clear(panel).append(analysisHeading(deal), status);
+    for (;;) {
+      let r = null;
+      try { r = await fetch(`/api/parties/${partie}/deals/${deal}/analysis`); } catch (e) { r = null; }
+      if (ticket !== an.asking) return;
+      if (r && r.status === 202) {
+        await K.sleep(ASK_AGAIN_MS);
+        if (ticket !== an.asking) return;
+        continue;
+      }
+      const data = r && r.ok ? await r.json() : null;
+      if (ticket !== an.asking) return;
+      if (!data) {
+        status.textContent = K.T("Error");
+        panel.append(K.el("button.btn.small.analysis-go", { type: "button", onclick: askAnalysis }, K.T("Try again")));
+        return;
+      }
+      drawAnalysis(deal, data);
+      return;
+    }
+  }
+
+  /* A word with its cards as rank and suit ("kitty 7H": kitty 7♥). */
+  function wordCells(w) {
+    return w.split(" ").map((t, i) => [i ? " " : "", CARD_RE.test(t)
+      ? K.el(`span.suit.s-${t[1]}`, { title: C.label(t), dataset: { card: t } }, C.rankLabel(t) + C.SYMBOL[t[1]])
+      : K.T(`word:${t}`)]).flat();
+  }
+
+  const points = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+
+  function drawAnalysis(deal, data) {
+    K.clear(panel).append(analysisHeading(deal));
+    if (!data.rows.length) {
+      panel.append(K.el("p.muted", { text: K.T("No decision with a choice in this deal.") }));
+      return;
+    }
+    const show = (step) => { st.step = step; draw(); box.scrollIntoView({ block: "nearest" }); };
+    const head = K.el("tr", null, ...["Step", "Player", "Played", "Best", "Points lost"].map((t) => K.el("th", { scope: "col", text: K.T(t) })));
+    const body = K.el("tbody");
+    data.rows.forEach((row) => {
+      const saved = row.saved === null ? K.el("td.an-saved.muted", { text: "–" })
+        : K.el("td.an-saved", null, points(row.saved), row.mistake ? K.el("b.mistake-mark", { title: K.T("Big mistake"), "aria-label": K.T("Big mistake") }, " !") : null);
+      body.append(K.el("tr" + (row.mistake ? ".mistake" : "") + (row.saved ? ".lost" : ""), {
+        tabindex: "0", dataset: { step: String(row.step), seat: String(row.seat) },
+        onclick: () => show(row.step), onkeydown: (ev) => { if (ev.key === "Enter") show(row.step); },
+      }, K.el("td.an-step", { text: String(row.step) }), K.el("td.an-player", { text: players[row.seat] }),
+      K.el("td.an-word", null, wordCells(row.word)),
+      row.best === null ? K.el("td.an-best.muted", { text: K.T("not analysed") }) : K.el("td.an-best", null, wordCells(row.best)),
+      saved));
+    });
+    const lost = K.el("p.analysis-lost", null, K.el("b", { text: `${K.T("Points lost in this deal")}: ` }),
+      data.lost.map((x, s) => K.el("span.an-lost", { dataset: { seat: String(s) } }, `${players[s]} ${points(x)}`))
+        .flatMap((e, i) => (i ? [" · ", e] : [e])));
+    panel.append(K.el("div.analysis-scroll", null, K.el("table.analysis-table", null, K.el("thead", null, head), body)), lost,
+      K.el("p.muted.analysis-note", { text: K.T("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked.") }));
+    markStep();
+  }
+
+  /* The analysis row of the step the replay shows. */
+  function markStep() {
+    if (!panel) return;
+    panel.querySelectorAll("tr[data-step]").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.step) === st.step));
   }
 
   box.addEventListener("keydown", (ev) => {

@@ -118,7 +118,10 @@ class SearchLevel:
 
 ISKUSAN = SearchLevel(samples=10, min_samples=4, exact_cards=12, trick_nodes=1_500, playouts=8, layout_nodes=20_000,
                       bet_samples=16, bet_inner=6, bet_edge=0.3)
-MAJSTOR = SearchLevel(samples=40, min_samples=8, exact_cards=20, trick_nodes=4_000, playouts=36, layout_nodes=100_000,
+# majstor values by rule-based playouts until 12 cards are left: measured stronger than an
+# earlier exact search (20 or 24 cards), whose paranoid opponents on sampled deals duck
+# too much (docs/performance.md, issue 16)
+MAJSTOR = SearchLevel(samples=40, min_samples=8, exact_cards=12, trick_nodes=4_000, playouts=64, layout_nodes=100_000,
                       bet_samples=48, bet_inner=12, bet_edge=0.2)
 
 

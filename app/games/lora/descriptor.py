@@ -100,6 +100,7 @@ SETTINGS = (
 
 DESCRIPTOR = GameDescriptor(
     code="lora", engine=LoraPartie, script="lora.js", rules=rules_pages("lora"), house_keys=("variant",),
+    analysis=True,
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja (libijska i sa 3)", "4 players, 28 deals (Libyan also with 3)"),
     rules_title=Text("Pravila lore", "Rules of Lora"),

@@ -1,0 +1,24 @@
+"""The replay's analysis of a deal (app/analysis/service.py)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from app.analysis import service
+from app.deps import ClubDep, MemberDep
+
+router = APIRouter(prefix="/api", tags=["parties"])
+
+
+@router.get(
+    "/parties/{partie_id}/deals/{deal}/analysis",
+    summary="The analysis of deal k (from 0) of a finished partie: each decision with a choice valued with "
+            "every hand open (the word said, the best one, the points it would have saved)",
+    responses={202: {"description": '{"status": "pending"}: it is being computed; ask again'},
+               404: {"description": "no such partie or deal, or no analysis for this game"},
+               409: {"description": "the partie is not over"}},
+)
+def deal_analysis(partie_id: int, deal: int, member: MemberDep, club: ClubDep, response: Response):
+    status, body = service.deal_analysis(club, partie_id, deal, member)
+    response.status_code = status
+    return body

@@ -1,0 +1,92 @@
+"""The replay's analysis in a real browser: "Analiza" under the replay of a finished Lora
+deal, "Računa se…" while the server computes, then the table of decisions with the
+biggest mistakes marked; a row's click shows its step. Games without an analysis, and
+parties not over, have no button. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import re
+
+from app.analysis.deal import analyse_deal
+from tests.test_ui_browser import browser  # noqa: F401  (Chromium, for this module's server)
+from tests.test_ui_browser_archive import close_page, member, open_page, seed_partie, server  # noqa: F401
+from tests.ui_helpers import shot
+
+WORD_CELLS = """rows => rows.map(r => ({
+  step: Number(r.dataset.step), seat: Number(r.dataset.seat), mistake: r.classList.contains("mistake"),
+  player: r.querySelector(".an-player").textContent,
+  word: [...r.querySelectorAll(".an-word [data-card]")].map(c => c.dataset.card).join(" "),
+  best: [...r.querySelectorAll(".an-best [data-card]")].map(c => c.dataset.card).join(" "),
+  saved: r.querySelector(".an-saved").textContent}))"""
+
+
+def a_deal_with_mistakes(record: dict) -> tuple[int, dict]:
+    for k in range(4, len(record["deals"])):  # from Žandar tref on, random play errs somewhere
+        analysis = analyse_deal(record, k)
+        if any(r["mistake"] for r in analysis["rows"]):
+            return k, analysis
+    raise AssertionError("random play made no mistake")
+
+
+def test_the_analysis_of_a_finished_deal_marks_its_biggest_mistakes(browser, server, member):  # noqa: F811
+    partie = seed_partie(server, member[0], "lora")
+    players = [member[0], "AI 2", "AI 3", "AI 4"]
+    k, expected = a_deal_with_mistakes(partie["engine"].to_record(players))
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{partie['id']}#deal={k + 1}&step=0")
+    pg.wait_for_selector("#replay .replay-hand")
+    assert f"Analiza · Deljenje {k + 1}" in pg.inner_text("#analysis h2")
+    pg.click("#analysis button.analysis-go")
+    assert pg.inner_text("#analysis .analysis-status") == "Računa se…"  # the first answer is always 202
+    pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
+    shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
+    rows = expected["rows"]
+    assert [r["step"] for r in shown] == [r["step"] for r in rows]
+    assert [r["player"] for r in shown] == [players[r["seat"]] for r in rows]
+    assert [r["word"] for r in shown] == [r["word"] for r in rows]  # every choice of Lora's Club rules is a card
+    assert [r["best"] for r in shown] == [r["best"] for r in rows]
+    assert [float(re.sub(r"[^0-9.]", "", r["saved"])) for r in shown] == [r["saved"] for r in rows]
+    mistakes = [r["step"] for r in rows if r["mistake"]]
+    assert 1 <= len(mistakes) <= 3 and [r["step"] for r in shown if r["mistake"]] == mistakes
+    worst = max(rows, key=lambda r: r["saved"])
+    assert worst["step"] in mistakes and worst["saved"] > 0
+    assert pg.locator("#analysis tr.mistake .mistake-mark").count() == len(mistakes)
+    lost = pg.eval_on_selector_all("#analysis .an-lost", "els => els.map(e => e.textContent)")
+    assert lost == [f"{players[s]} {x:g}" for s, x in enumerate(expected["lost"])]
+    shot(pg, "replay-lora-analysis-1366")
+
+    # a mistake's row shows its step in the replay, and is marked as the step shown
+    pg.click(f"#analysis tr[data-step='{worst['step']}']")
+    pg.wait_for_function(f"() => document.querySelector('#replay .step-no').textContent.startsWith('Korak {worst['step']} ')")
+    assert pg.locator("#analysis tr.current").get_attribute("data-step") == str(worst["step"])
+    log = pg.inner_text("#replay .replay-log")
+    assert log.startswith(f"{players[worst['seat']]}:"), log
+    # another deal: its own button again
+    pg.click("#replay button[data-step='next-deal']")
+    pg.wait_for_function(f"() => document.querySelector('#analysis h2').textContent.includes('Deljenje {k + 2}')")
+    assert pg.locator("#analysis button.analysis-go").count() == 1
+    assert pg.locator("#analysis table").count() == 0
+    close_page(pg)
+
+    # in English, the cached analysis comes at once
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{partie['id']}?lang=en#deal={k + 1}&step=0")
+    pg.wait_for_selector("#replay .replay-hand")
+    pg.click("#analysis button:has-text('Analysis')")
+    pg.wait_for_selector("#analysis table.analysis-table")
+    assert pg.locator("#analysis tbody tr").count() == len(rows)
+    assert "Points lost" in pg.inner_text("#analysis thead")
+    close_page(pg)
+
+
+def test_no_analysis_button_without_an_analysis(browser, server, member):  # noqa: F811
+    """Preferans has no analysis (its descriptor says so); an unfinished partie has none yet."""
+    preferans = seed_partie(server, member[0], "preferans", {"bule": 30, "refe": 1})
+    running = seed_partie(server, member[0], "lora", stop=lambda e: e.deal_index >= 2 and e.seats_to_act() == [0])
+    for pid in (preferans["id"], running["id"]):
+        pg = open_page(browser, member)
+        pg.goto(f"{server.url}/archive/{pid}")
+        pg.wait_for_selector("#replay .replay-hand")
+        assert pg.locator("#analysis").count() == 0
+        assert pg.get_by_role("button", name="Analiza").count() == 0
+        close_page(pg)

@@ -1,0 +1,93 @@
+"""The replay's analysis over the API: computed once in a worker process, then read from
+its cache; 404 for an unknown partie or deal or a game without analysis, 409 for a
+partie that is not over."""
+
+from __future__ import annotations
+
+import math
+
+from sqlalchemy import func, select, update
+
+from app.analysis.deal import analyse_deal
+from app.analysis.workers import RUNNING, STARTED, WorkerPool
+from app.db.models import DealAnalysis
+from tests.club_helpers import Seat, store_finished
+from tests.test_web_api import error_code, register
+from tests.web_helpers import wait_for
+
+URL = "/api/parties/{}/deals/{}/analysis"
+
+
+def analysis_rows(app) -> int:
+    with app.state.club.db.read() as s:
+        return s.scalar(select(func.count()).select_from(DealAnalysis))
+
+
+def test_the_analysis_is_computed_once_then_read_from_its_cache(client, app):
+    ana = register(app, "ana")
+    pool = app.state.club.analyses
+    pid = store_finished(app.state.club.db, "lora", [Seat("ana"), Seat(), Seat(), Seat()], rng_seed=4)
+    k = 3  # Herc
+    first = ana.get(URL.format(pid, k))
+    assert first.status_code == 202 and first.json() == {"status": "pending"}
+    assert pool.computations == 1
+    again = ana.get(URL.format(pid, k))  # while it runs (or just after): no second computation
+    assert again.status_code in (200, 202) and pool.computations == 1
+    done = wait_for(lambda: (r := ana.get(URL.format(pid, k))).status_code == 200 and r.json(), timeout=120)
+    assert done["status"] == "done" and done["deal"] == k and done["players"] == ["ana", "AI 2", "AI 3", "AI 4"]
+    record = ana.get(f"/api/parties/{pid}/record").json()
+    computed = {key: v for key, v in done.items() if key != "status"}
+    assert computed == analyse_deal(record, k)
+    assert done["rows"] and all(r["saved"] >= 0 for r in done["rows"])
+
+    # the cache answers from now on: one row, no new computation, and what the row says
+    assert analysis_rows(app) == 1
+    assert ana.get(URL.format(pid, k)).json() == done
+    kibic = register(app, "kibic")  # whoever may replay the partie
+    assert kibic.get(URL.format(pid, k)).json() == done
+    with app.state.club.db.write() as s:
+        s.execute(update(DealAnalysis).values(result={**computed, "rows": []}))
+    assert ana.get(URL.format(pid, k)).json()["rows"] == []
+    assert pool.computations == 1 and analysis_rows(app) == 1
+    # another deal is another computation
+    assert ana.get(URL.format(pid, 0)).status_code == 202 and pool.computations == 2
+    wait_for(lambda: ana.get(URL.format(pid, 0)).status_code == 200, timeout=120)
+    assert analysis_rows(app) == 2
+
+
+def test_unknown_parties_and_deals_games_without_analysis_and_parties_not_over(client, app):
+    ana = register(app, "ana")
+    db = app.state.club.db
+    pid = store_finished(db, "lora", [Seat("ana"), Seat(), Seat(), Seat()], rng_seed=5)
+    for partie, deal, code in ((pid + 100, 0, "no_such_partie"), (pid, 28, "no_such_deal"), (pid, -1, "no_such_deal")):
+        r = ana.get(URL.format(partie, deal))
+        assert r.status_code == 404 and error_code(r) == code, r.text
+    pref = store_finished(db, "preferans", [Seat("ana"), Seat(), Seat()], settings={"bule": 30, "refe": 1})
+    r = ana.get(URL.format(pref, 0))
+    assert r.status_code == 404 and error_code(r) == "no_analysis" and "Preferans" in r.json()["error"]["message"]
+
+    body = {"game": "lora", "seats": [{"kind": "bot"}] * 3}
+    running = ana.post("/api/parties", json=body).json()["id"]
+    r = ana.get(URL.format(running, 0))
+    assert r.status_code == 409 and error_code(r) == "partie_not_finished"
+    assert "not over" in r.json()["error"]["message"]
+    assert app.state.club.analyses.computations == 0 and analysis_rows(app) == 0
+    from fastapi.testclient import TestClient
+
+    assert TestClient(app).get(URL.format(pid, 0)).status_code == 401  # members only, as the replay
+
+
+def test_a_failed_computation_is_told_once_and_may_be_retried():
+    pool = WorkerPool()
+    stored: list = []
+    try:
+        assert pool.start("k", math.sqrt, (-1.0,), stored.append) == STARTED
+        assert pool.start("k", math.sqrt, (-1.0,), stored.append) in (RUNNING, STARTED)
+        wait_for(lambda: not pool.running("k"), timeout=60)
+        failure = pool.failure("k")
+        assert failure is not None and "ValueError" in failure and pool.failure("k") is None
+        assert pool.start("k", math.sqrt, (4.0,), stored.append) == STARTED
+        wait_for(lambda: not pool.running("k"), timeout=60)
+        assert stored == [2.0] and pool.failure("k") is None
+    finally:
+        pool.close()
