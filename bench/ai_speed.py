@@ -3,12 +3,13 @@
     .venv/bin/python bench/ai_speed.py --game lora --deals 28 --level majstor
     .venv/bin/python bench/ai_speed.py --game preferans --deals 12 --level majstor
     .venv/bin/python bench/ai_speed.py --game lora --deals 32 --settings '{"variant": "libijska", "opklade": true}'
+    .venv/bin/python bench/ai_speed.py --game lorum --deals 36 --settings '{"sto_jedan": true, "makk": true}'
 
 Prints p50 / p95 / max of the CPU time per decision (all decisions the server would
 ask for, and separately those with more than one legal word) and the peak RSS of the
 process. Budgets for majstor: p50 <= 0.3 s, p95 <= 1.0 s, max <= 3 s, <= 300 MB.
-``--settings``: Lora's house rules (JSON), e.g. Libyan Lora with three seats; the seats
-follow the settings.
+``--settings``: Lora's house rules (JSON), e.g. Libyan Lora with three seats (the seats
+follow the settings), or Lórum's options (``sto_jedan``, ``makk``).
 """
 
 from __future__ import annotations
@@ -58,11 +59,11 @@ def run(game: str, deals: int, level: str, seed: int, settings: dict | None = No
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=("lora", "preferans"), default="lora")
+    ap.add_argument("--game", choices=("lora", "lorum", "preferans"), default="lora")
     ap.add_argument("--deals", type=int, default=7)
     ap.add_argument("--level", default="majstor")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--settings", default="{}", help="Lora house rules as JSON, e.g. '{\"variant\": \"libijska\"}'")
+    ap.add_argument("--settings", default="{}", help="Lora house rules or Lórum options as JSON, e.g. '{\"variant\": \"libijska\"}'")
     args = ap.parse_args()
     run(args.game, args.deals, args.level, args.seed, json.loads(args.settings))
 

@@ -1,6 +1,7 @@
-"""What the open-cards trick searches share: a node budget, a transposition table of
-value bounds at trick boundaries (alpha-beta with fail-soft bounds), and searching one
-card of each run of equivalent cards."""
+"""What the open-cards searches share: a node budget; for the trick searches a
+transposition table of value bounds at trick boundaries (alpha-beta with fail-soft
+bounds) and searching one card of each run of equivalent cards; for the max-n searches
+(every seat for itself) the choice among the costs of the moves."""
 
 from __future__ import annotations
 
@@ -13,15 +14,36 @@ class SearchAborted(Exception):
     """The node budget ran out before the answer was known."""
 
 
-class BoundedSearch:
+class NodeBudget:
+    """Counts a search's nodes against ``node_limit`` (None: no limit)."""
+
+    def __init__(self, node_limit: int | None = None):
+        self.nodes = 0
+        self.node_limit = node_limit
+
+    def spend(self) -> None:
+        """One more node; SearchAborted once the budget is spent."""
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchAborted
+
+
+def maxn_prefers(v: tuple[int, ...], best: tuple[int, ...] | None, chooser: int, me: int) -> bool:
+    """Max-n with a cautious tie rule: does ``chooser`` prefer the costs ``v`` (every seat's)
+    to ``best``? His own cost lower; at an equal cost, when he is not me, the one worse for me."""
+    return best is None or v[chooser] < best[chooser] or (
+        v[chooser] == best[chooser] and chooser != me and v[me] > best[me]
+    )
+
+
+class BoundedSearch(NodeBudget):
     """A search that counts its nodes against ``node_limit`` and keeps ``tt``: for a
     position key, the (lower, upper) bounds of its value found so far. A subclass
     searches a trick from its lead in ``_lead`` (``ctx``: whatever else its values depend on)."""
 
     def __init__(self, node_limit: int | None = None):
+        super().__init__(node_limit)
         self.tt: dict[int, tuple[int, int]] = {}
-        self.nodes = 0
-        self.node_limit = node_limit
 
     def _lead(self, hands: list[int], leader: int, ctx: int, alpha: int, beta: int) -> int:
         raise NotImplementedError
@@ -43,9 +65,7 @@ class BoundedSearch:
             return hi
         a = alpha if alpha > lo else lo
         b = beta if beta < hi else hi
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SearchAborted
+        self.spend()
         v = self._lead(hands, leader, ctx, a, b)
         if v <= a:
             hi = v

@@ -24,7 +24,7 @@ from app.games.lora.bets import Bet
 from app.games.lora.contracts import N_SEATS
 from app.games.cards import cards_of as _bits
 
-from app.ai.common.search import SearchAborted
+from app.ai.common.search import NodeBudget, maxn_prefers
 
 Points = tuple[int, ...]  # every seat's cost
 # The Club's layout: (first out, per card left, per dalje, whether the first out pays his dalje).
@@ -34,7 +34,7 @@ PLACES = 4  # the memo key holds four places: the seats, and a three-seat table'
 SUITS = 4
 
 
-class LayoutSolver:
+class LayoutSolver(NodeBudget):
     """``scoring``: the contract's layout line; ``passes``: each seat's ``dalje`` so far;
     ``sign`` -1 where positive points are good (the search minimizes ``sign * points``);
     ``n``: the seats; ``dealer``: with a kitty, the seat who plays for it (its place comes
@@ -43,11 +43,10 @@ class LayoutSolver:
     def __init__(self, me: int, start_rank: int | None, node_limit: int | None = None,
                  scoring: tuple[int, int, int, bool] = CLUB_SCORING, passes: list[int] | None = None, sign: int = 1,
                  n: int = N_SEATS, dealer: int | None = None, doubles: bool = False, bets: Sequence[Bet] = ()):
+        super().__init__(node_limit)
         self.me = me
         self.start = start_rank
         self.memo: dict[int, Points] = {}
-        self.nodes = 0
-        self.node_limit = node_limit
         self.scoring = scoring
         self.n = n
         self.dealer = dealer
@@ -141,9 +140,7 @@ class LayoutSolver:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SearchAborted
+        self.spend()
         playable = hands[seat] & next_cards
         me = self.me
         chooser = self.dealer if seat == self.kitty_place else seat  # the dealer plays for the kitty
@@ -153,9 +150,7 @@ class LayoutSolver:
             low = playable & -playable
             playable ^= low
             v = self._after_play(list(hands), next_cards, seat, low.bit_length() - 1, passed)
-            if best is None or v[chooser] < best[chooser] or (
-                v[chooser] == best[chooser] and chooser != me and v[me] > best[me]
-            ):
+            if maxn_prefers(v, best, chooser, me):
                 best = v
         assert best is not None
         self.memo[key] = best

@@ -7,6 +7,8 @@ as :class:`~app.ai.lora.trick_solver.TrickSolver` (points still to come; Herc: f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from app.games.lora.contracts import N_SEATS, Contract
 from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK
 
@@ -18,13 +20,33 @@ def playout_value(
     contract: Contract, me: int, hands: list[int], trick: list[tuple[int, int]], card: int, taken: list[int]
 ) -> int:
     """My points from here on (Herc: final) when I play ``card`` now and all follow the rules."""
-    hands = list(hands)
     taken = list(taken)
+    future = 0
+    for winner, trick_mask, remaining in rule_tricks(contract, me, hands, trick, card):
+        taken[winner] |= trick_mask
+        if winner == me:
+            future += _trick_points(contract, trick_mask, not remaining)
+        if _fixed(contract, remaining):
+            break
+    if contract is Contract.HERC:
+        hearts = [(t & HEARTS_MASK).bit_count() for t in taken]
+        if 8 in hearts:
+            return -8 if hearts[me] == 8 else 0
+        return hearts[me]
+    return future
+
+
+def rule_tricks(
+    contract: Contract, me: int, hands: list[int], trick: list[tuple[int, int]], card: int
+) -> Iterator[tuple[int, int, int]]:
+    """Play on from my ``card`` (it is my turn in ``trick``) with everybody following the
+    rules of ``contract``: after each trick (winner, its cards, the cards still in hands),
+    to the last trick or until the caller stops asking."""
+    hands = list(hands)
     leader = trick[0][0] if trick else me
     cards = [c for _, c in trick]
     seat = me
     c = card
-    future = 0
     while True:
         hands[seat] &= ~(1 << c)
         cards.append(c)
@@ -34,21 +56,13 @@ def playout_value(
             continue
         winner = (leader + winner_index(cards)) % N_SEATS
         trick_mask = sum(1 << x for x in cards)
-        taken[winner] |= trick_mask
         remaining = hands[0] | hands[1] | hands[2] | hands[3]
-        if winner == me:
-            future += _trick_points(contract, trick_mask, not remaining)
-        if not remaining or _fixed(contract, remaining):
-            break
+        yield winner, trick_mask, remaining
+        if not remaining:
+            return
         leader = seat = winner
         cards = []
         c = trick_card(contract, hands[seat], cards)
-    if contract is Contract.HERC:
-        hearts = [(t & HEARTS_MASK).bit_count() for t in taken]
-        if 8 in hearts:
-            return -8 if hearts[me] == 8 else 0
-        return hearts[me]
-    return future
 
 
 def _trick_points(contract: Contract, trick_mask: int, last: bool) -> int:
