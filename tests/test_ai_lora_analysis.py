@@ -16,6 +16,7 @@ from app.analysis.deal import MISTAKES, analyse_deal
 from app.games.lora import LoraPartie
 from app.games.lora.deal import LayoutDeal
 from app.games.records import deal_pile, replay
+from app.games.registry import engine_class
 from tests.lora_helpers import cards, partie_at
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -28,7 +29,7 @@ def load(name: str) -> dict:
 
 def decisions(record: dict, k: int) -> list[tuple[int, int, str, list[str]]]:
     """(step, seat, word, legal) of every decision with a choice in deal ``k``, by replay."""
-    partie = LoraPartie.new(record["settings"])
+    partie = engine_class(record["game"]).new(record["settings"])
     for d in record["deals"][:k]:
         partie.start_deal(d["hands"], deal_pile(partie, d))
         for seat, word in d["actions"]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from sqlalchemy import func, select, update
 
 from app.analysis.deal import analyse_deal
@@ -53,6 +55,18 @@ def test_the_analysis_is_computed_once_then_read_from_its_cache(client, app):
     assert ana.get(URL.format(pid, 0)).status_code == 202 and pool.computations == 2
     wait_for(lambda: ana.get(URL.format(pid, 0)).status_code == 200, timeout=120)
     assert analysis_rows(app) == 2
+
+
+@pytest.mark.parametrize("options, k", [({}, 3), ({"sto_jedan": True, "makk": True}, 6)])
+def test_a_lorum_deal_is_analysed_in_chips(client, app, options, k):
+    """Kvart of the Club's Lórum, and 101 with both extras: computed in the worker like Lora's."""
+    ana = register(app, "ana")
+    pid = store_finished(app.state.club.db, "lorum", [Seat("ana"), Seat(), Seat(), Seat()], settings=options, rng_seed=2)
+    assert ana.get(URL.format(pid, k)).status_code == 202
+    done = wait_for(lambda: (r := ana.get(URL.format(pid, k))).status_code == 200 and r.json(), timeout=120)
+    record = ana.get(f"/api/parties/{pid}/record").json()
+    assert done["game"] == "lorum" and {key: v for key, v in done.items() if key != "status"} == analyse_deal(record, k)
+    assert done["rows"] and all(r["values"] is not None for r in done["rows"])
 
 
 def test_unknown_parties_and_deals_games_without_analysis_and_parties_not_over(client, app):

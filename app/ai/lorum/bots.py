@@ -65,11 +65,15 @@ class LorumSearchBot(LoraSearchBot):
         rng = decision_rng(self.seed, view)
         know = read_lorum(view)
         cards = [CARD_BY_NAME[w] for w in legal]
-        if know.rule is not None:
-            totals = self._trick_totals(know, cards, rng)
-        else:
-            totals = self._turn_totals(know, cards, rng)
+        totals = self.card_totals(know, cards, rng)
         return CARD_NAMES[min(cards, key=lambda c: (totals[c], c))]
+
+    def card_totals(self, know: LorumKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
+        """Each legal card's cost summed over the deals drawn (lower is better; 101 while
+        its stock lasts: 0 for the rule's card, 1 for the others)."""
+        if know.rule is not None:
+            return self._trick_totals(know, cards, rng)
+        return self._turn_totals(know, cards, rng)
 
     # Lórum's world holds 101's stock in order where Lora's holds a kitty mask: the same
     # sampling loop (LoraSearchBot._solved_totals) passes it on to Lórum's solvers.
