@@ -10,7 +10,7 @@ import pytest
 
 from sqlalchemy import func, select, update
 
-from app.analysis.deal import analyse_deal
+from app.analysis.deal import ANALYSIS_VERSION, analyse_deal
 from app.analysis.workers import RUNNING, STARTED, WorkerPool
 from app.db.models import DealAnalysis
 from tests.club_helpers import Seat, store_finished
@@ -55,6 +55,22 @@ def test_the_analysis_is_computed_once_then_read_from_its_cache(client, app):
     assert ana.get(URL.format(pid, 0)).status_code == 202 and pool.computations == 2
     wait_for(lambda: ana.get(URL.format(pid, 0)).status_code == 200, timeout=120)
     assert analysis_rows(app) == 2
+
+
+def test_an_analysis_of_an_earlier_version_of_the_players_is_computed_again(client, app):
+    ana = register(app, "ana")
+    pool = app.state.club.analyses
+    pid = store_finished(app.state.club.db, "lora", [Seat("ana"), Seat(), Seat(), Seat()], rng_seed=6)
+    record = ana.get(f"/api/parties/{pid}/record").json()
+    fresh = analyse_deal(record, 1)
+    assert fresh["version"] == ANALYSIS_VERSION
+    stale = {key: v for key, v in fresh.items() if key != "version"}  # as the first version kept them
+    with app.state.club.db.write() as s:
+        s.add(DealAnalysis(partie_id=pid, deal_index=1, result={**stale, "rows": []}))
+    assert ana.get(URL.format(pid, 1)).status_code == 202 and pool.computations == 1
+    done = wait_for(lambda: (r := ana.get(URL.format(pid, 1))).status_code == 200 and r.json(), timeout=120)
+    assert done == {"status": "done", **fresh} and analysis_rows(app) == 1
+    assert ana.get(URL.format(pid, 1)).json() == done and pool.computations == 1
 
 
 @pytest.mark.parametrize("options, k", [({}, 3), ({"sto_jedan": True, "makk": True}, 6)])

@@ -16,6 +16,10 @@ from app.games.records import deal_pile
 from app.games.registry import descriptor
 
 MISTAKES = 3  # the rows marked as the deal's biggest mistakes (those that lost points)
+# Stamped on every analysis: raise it when the computer players value decisions anew, and
+# the analyses kept from before are computed again when next asked for (app.analysis.service).
+# 1: Lora (no stamp); 2: Lórum's search players and its analysis.
+ANALYSIS_VERSION = 2
 
 
 def analyse_deal(record: dict[str, Any], k: int) -> dict[str, Any]:
@@ -46,7 +50,8 @@ def analyse_deal(record: dict[str, Any], k: int) -> dict[str, Any]:
     worst = sorted((r for r in rows if r["saved"]), key=lambda r: (-r["saved"], r["step"]))[:MISTAKES]
     for row in worst:
         row["mistake"] = True
-    return {"game": game.code, "deal": k, "players": list(record.get("players") or []), "rows": rows, "lost": lost}
+    return {"game": game.code, "deal": k, "players": list(record.get("players") or []), "rows": rows, "lost": lost,
+            "version": ANALYSIS_VERSION}
 
 
 def decision_row(step: int, seat: int, word: str, legal: list[str], values: dict[str, float] | None) -> dict[str, Any]:

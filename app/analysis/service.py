@@ -3,7 +3,8 @@
 The first request for a deal starts its computation in a worker process
 (:mod:`app.analysis.workers`) and answers "pending"; so does every request while it
 runs. The result is kept in ``deal_analyses`` (a finished partie never changes) and
-every later request reads it from there. Only the deals of a finished partie are
+every later request reads it from there, as long as it carries today's
+``ANALYSIS_VERSION`` (one computed by an earlier version of the players is computed again). Only the deals of a finished partie are
 analysed, of a game whose descriptor says ``analysis``; whoever may replay a partie may
 ask (any member, as for the archive's replay).
 """
@@ -14,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
 
-from app.analysis.deal import analyse_deal
+from app.analysis.deal import ANALYSIS_VERSION, analyse_deal
 from app.analysis.workers import STORED
 from app.db.models import DealAnalysis
+from app.db.types import utcnow
 from app.errors import ClubError, Conflict, NotFound
 from app.games.registry import descriptor
 from app.members.service import CurrentMember
@@ -58,7 +60,11 @@ def deal_analysis(club: Club, partie_id: int, k: int, member: CurrentMember) -> 
     def store(result: dict[str, Any]) -> None:
         try:
             with club.db.write() as s:
-                s.add(DealAnalysis(partie_id=partie_id, deal_index=k, result=result))
+                row = s.get(DealAnalysis, key)
+                if row is None:
+                    s.add(DealAnalysis(partie_id=partie_id, deal_index=k, result=result))
+                elif not current(row.result):  # computed by an earlier version of the players
+                    row.result, row.created_at = result, utcnow()
         except IntegrityError:
             pass  # another server instance stored the same analysis first
 
@@ -69,7 +75,13 @@ def deal_analysis(club: Club, partie_id: int, k: int, member: CurrentMember) -> 
     return 202, PENDING
 
 
+def current(result: dict[str, Any]) -> bool:
+    """Was this analysis computed by today's computer players?"""
+    return result.get("version", 1) == ANALYSIS_VERSION
+
+
 def _cached(club: Club, key: tuple[int, int]) -> dict[str, Any] | None:
+    """The kept analysis of the deal, unless there is none or it is out of date."""
     with club.db.read() as s:
         row = s.get(DealAnalysis, key)
-        return {"status": "done", **row.result} if row is not None else None
+        return {"status": "done", **row.result} if row is not None and current(row.result) else None
