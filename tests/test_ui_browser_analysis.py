@@ -90,3 +90,23 @@ def test_no_analysis_button_without_an_analysis(browser, server, member):  # noq
         assert pg.locator("#analysis").count() == 0
         assert pg.get_by_role("button", name="Analiza").count() == 0
         close_page(pg)
+
+
+def test_a_lorum_deal_is_analysed_in_chips(browser, server, member):  # noqa: F811
+    """Lórum counts what a card lost in chips: the same table, its words say žetoni."""
+    partie = seed_partie(server, member[0], "lorum")
+    players = [member[0], "AI 2", "AI 3", "AI 4"]
+    k = 3  # Kvart
+    expected = analyse_deal(partie["engine"].to_record(players), k)
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{partie['id']}#deal={k + 1}&step=0")
+    pg.wait_for_selector("#replay .replay-hand")
+    assert "Izgubljeni žetoni" in pg.inner_text("#analysis .analysis-note")
+    pg.click("#analysis button.analysis-go")
+    pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
+    shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
+    assert [(r["step"], r["word"], r["best"]) for r in shown] == [(r["step"], r["word"], r["best"]) for r in expected["rows"]]
+    assert "Izgubljeni žetoni" in pg.inner_text("#analysis thead")
+    assert pg.inner_text("#analysis .analysis-lost").startswith("Izgubljeni žetoni u ovom deljenju:")
+    shot(pg, "replay-lorum-analysis-1366")
+    close_page(pg)

@@ -133,6 +133,8 @@ JS_STRINGS = [
     N_("Analysis"), N_("Computing…"), N_("Try again"), N_("Player"), N_("Played"), N_("Best"), N_("Points lost"),
     N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),
     N_("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
+    N_("Chips lost"), N_("Chips lost in this deal"),
+    N_("The analysis sees every hand. Chips lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
     *NOTICE_STRINGS,
 ]
 

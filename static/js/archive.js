@@ -161,6 +161,13 @@
      have saved; the biggest mistakes are marked. A row's click shows its step. */
   const panel = document.getElementById("analysis");
   const an = { deal: null, asking: 0 };
+  // Lora counts the points lost, Lórum the chips (the game's analysis_unit)
+  const CHIPS = !!panel && panel.dataset.unit === "chips";
+  const LOST = CHIPS ? "Chips lost" : "Points lost";
+  const LOST_IN_DEAL = CHIPS ? "Chips lost in this deal" : "Points lost in this deal";
+  const NOTE = CHIPS
+    ? "The analysis sees every hand. Chips lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."
+    : "The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked.";
   const ASK_AGAIN_MS = 1000;
 
   function analysisHeading(deal) {
@@ -174,7 +181,7 @@
     if (st.deal === null) { K.clear(panel); return; }
     K.clear(panel).append(analysisHeading(st.deal),
       K.el("button.btn.analysis-go", { type: "button", onclick: askAnalysis }, K.T("Analysis")),
-      K.el("p.muted.analysis-note", { text: K.T("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked.") }));
+      K.el("p.muted.analysis-note", { text: K.T(NOTE) }));
   }
 
   async function askAnalysis() {
@@ -219,7 +226,7 @@
       return;
     }
     const show = (step) => { st.step = step; draw(); box.scrollIntoView({ block: "nearest" }); };
-    const head = K.el("tr", null, ...["Step", "Player", "Played", "Best", "Points lost"].map((t) => K.el("th", { scope: "col", text: K.T(t) })));
+    const head = K.el("tr", null, ...["Step", "Player", "Played", "Best", LOST].map((t) => K.el("th", { scope: "col", text: K.T(t) })));
     const body = K.el("tbody");
     data.rows.forEach((row) => {
       const saved = row.saved === null ? K.el("td.an-saved.muted", { text: "–" })
@@ -232,11 +239,11 @@
       row.best === null ? K.el("td.an-best.muted", { text: K.T("not analysed") }) : K.el("td.an-best", null, wordCells(row.best)),
       saved));
     });
-    const lost = K.el("p.analysis-lost", null, K.el("b", { text: `${K.T("Points lost in this deal")}: ` }),
+    const lost = K.el("p.analysis-lost", null, K.el("b", { text: `${K.T(LOST_IN_DEAL)}: ` }),
       data.lost.map((x, s) => K.el("span.an-lost", { dataset: { seat: String(s) } }, `${players[s]} ${points(x)}`))
         .flatMap((e, i) => (i ? [" · ", e] : [e])));
     panel.append(K.el("div.analysis-scroll", null, K.el("table.analysis-table", null, K.el("thead", null, head), body)), lost,
-      K.el("p.muted.analysis-note", { text: K.T("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked.") }));
+      K.el("p.muted.analysis-note", { text: K.T(NOTE) }));
     markStep();
   }
 

@@ -43,4 +43,5 @@ DESCRIPTOR = replace(
     rules=rules_pages("lorum"), rules_title=Text("Pravila Loruma", "Rules of Lórum"),
     quick_start=None, quick_suits="", replay_table=public_part("deal", LORUM_REPLAY_KEYS),
     house_keys=("sto_jedan", "makk"),  # the article's two extra contracts
+    analysis_unit="chips",
 )
