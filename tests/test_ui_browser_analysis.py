@@ -1,11 +1,13 @@
 """The replay's analysis in a real browser: "Analiza" under the replay of a finished Lora
 deal, "Računa se…" while the server computes, then the table of decisions with the
-biggest mistakes marked; a row's click shows its step. Games without an analysis, and
-parties not over, have no button. Screenshots go to ``test-artifacts/``."""
+biggest mistakes marked; a row's click shows its step. Lórum counts chips and preferans
+tricks; a partie not over has no button. Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
 import re
+
+import pytest
 
 from app.analysis.deal import analyse_deal
 from tests.test_ui_browser import browser  # noqa: F401  (Chromium, for this module's server)
@@ -79,34 +81,40 @@ def test_the_analysis_of_a_finished_deal_marks_its_biggest_mistakes(browser, ser
     close_page(pg)
 
 
-def test_no_analysis_button_without_an_analysis(browser, server, member):  # noqa: F811
-    """Preferans has no analysis (its descriptor says so); an unfinished partie has none yet."""
-    preferans = seed_partie(server, member[0], "preferans", {"bule": 30, "refe": 1})
+def test_no_analysis_button_before_the_end(browser, server, member):  # noqa: F811
     running = seed_partie(server, member[0], "lora", stop=lambda e: e.deal_index >= 2 and e.seats_to_act() == [0])
-    for pid in (preferans["id"], running["id"]):
-        pg = open_page(browser, member)
-        pg.goto(f"{server.url}/archive/{pid}")
-        pg.wait_for_selector("#replay .replay-hand")
-        assert pg.locator("#analysis").count() == 0
-        assert pg.get_by_role("button", name="Analiza").count() == 0
-        close_page(pg)
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{running['id']}")
+    pg.wait_for_selector("#replay .replay-hand")
+    assert pg.locator("#analysis").count() == 0
+    assert pg.get_by_role("button", name="Analiza").count() == 0
+    close_page(pg)
 
 
-def test_a_lorum_deal_is_analysed_in_chips(browser, server, member):  # noqa: F811
-    """Lórum counts what a card lost in chips: the same table, its words say žetoni."""
-    partie = seed_partie(server, member[0], "lorum")
-    players = [member[0], "AI 2", "AI 3", "AI 4"]
-    k = 3  # Kvart
-    expected = analyse_deal(partie["engine"].to_record(players), k)
+@pytest.mark.parametrize("game, settings, lost", [("lorum", {}, "Izgubljeni žetoni"),
+                                                   ("preferans", {"bule": 30, "refe": 1}, "Izgubljeni štihovi")])
+def test_lorum_counts_what_a_card_lost_in_chips_and_preferans_in_tricks(browser, server, member, game, settings, lost):  # noqa: F811
+    """The same table of decisions; its words say žetoni (Lórum) or štihovi (preferans)."""
+    partie = seed_partie(server, member[0], game, settings)
+    players = [member[0], "AI 2", "AI 3", "AI 4"][:partie["engine"].n_seats]
+    record = partie["engine"].to_record(players)
+    k = next(k for k in range(3, len(record["deals"])) if any(r["values"] for r in analyse_deal(record, k)["rows"]))
+    expected = analyse_deal(record, k)
     pg = open_page(browser, member)
     pg.goto(f"{server.url}/archive/{partie['id']}#deal={k + 1}&step=0")
     pg.wait_for_selector("#replay .replay-hand")
-    assert "Izgubljeni žetoni" in pg.inner_text("#analysis .analysis-note")
+    assert lost in pg.inner_text("#analysis .analysis-note")
     pg.click("#analysis button.analysis-go")
     pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
     shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
-    assert [(r["step"], r["word"], r["best"]) for r in shown] == [(r["step"], r["word"], r["best"]) for r in expected["rows"]]
-    assert "Izgubljeni žetoni" in pg.inner_text("#analysis thead")
-    assert pg.inner_text("#analysis .analysis-lost").startswith("Izgubljeni žetoni u ovom deljenju:")
-    shot(pg, "replay-lorum-analysis-1366")
+    assert [r["step"] for r in shown] == [r["step"] for r in expected["rows"]]
+    valued = [(s["word"], s["best"], r["word"], r["best"]) for s, r in zip(shown, expected["rows"]) if r["values"]]
+    assert valued and all(sw == w and sb == b for sw, sb, w, b in valued)  # the cards as cards
+    # a bid or a follow word is shown as said, not valued
+    words = pg.eval_on_selector_all("#analysis tbody tr", "rows => rows.map(r => [r.querySelector('.an-word').textContent, r.querySelector('.an-best').textContent])")
+    for (word, best), r in zip(words, expected["rows"]):
+        assert word and (best == "nije analizirano") == (r["values"] is None)
+    assert lost in pg.inner_text("#analysis thead")
+    assert pg.inner_text("#analysis .analysis-lost").startswith(f"{lost} u ovom deljenju:")
+    shot(pg, f"replay-{game}-analysis-1366")
     close_page(pg)

@@ -4,15 +4,18 @@ partie that is not over."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
 
 from sqlalchemy import func, select, update
 
+from app.analysis import service
 from app.analysis.deal import ANALYSIS_VERSION, analyse_deal
 from app.analysis.workers import RUNNING, STARTED, WorkerPool
 from app.db.models import DealAnalysis
+from app.games.registry import descriptor
 from tests.club_helpers import Seat, store_finished
 from tests.test_web_api import error_code, register
 from tests.web_helpers import wait_for
@@ -73,6 +76,18 @@ def test_an_analysis_of_an_earlier_version_of_the_players_is_computed_again(clie
     assert ana.get(URL.format(pid, 1)).json() == done and pool.computations == 1
 
 
+def test_a_preferans_hand_is_analysed_in_tricks(client, app):
+    ana = register(app, "ana")
+    db = app.state.club.db
+    pid = store_finished(db, "preferans", [Seat("ana"), Seat(), Seat()], settings={"bule": 30, "refe": 1}, rng_seed=3)
+    record = ana.get(f"/api/parties/{pid}/record").json()
+    k = next(k for k, d in enumerate(record["deals"]) if sum(len(w) == 2 for _, w in d["actions"]) > 6)
+    assert ana.get(URL.format(pid, k)).status_code == 202
+    done = wait_for(lambda: (r := ana.get(URL.format(pid, k))).status_code == 200 and r.json(), timeout=120)
+    assert done["game"] == "preferans" and {key: v for key, v in done.items() if key != "status"} == analyse_deal(record, k)
+    assert any(r["values"] for r in done["rows"])
+
+
 @pytest.mark.parametrize("options, k", [({}, 3), ({"sto_jedan": True, "makk": True}, 6)])
 def test_a_lorum_deal_is_analysed_in_chips(client, app, options, k):
     """Kvart of the Club's Lórum, and 101 with both extras: computed in the worker like Lora's."""
@@ -85,7 +100,7 @@ def test_a_lorum_deal_is_analysed_in_chips(client, app, options, k):
     assert done["rows"] and all(r["values"] is not None for r in done["rows"])
 
 
-def test_unknown_parties_and_deals_games_without_analysis_and_parties_not_over(client, app):
+def test_unknown_parties_and_deals_games_without_analysis_and_parties_not_over(client, app, monkeypatch):
     ana = register(app, "ana")
     db = app.state.club.db
     pid = store_finished(db, "lora", [Seat("ana"), Seat(), Seat(), Seat()], rng_seed=5)
@@ -93,6 +108,9 @@ def test_unknown_parties_and_deals_games_without_analysis_and_parties_not_over(c
         r = ana.get(URL.format(partie, deal))
         assert r.status_code == 404 and error_code(r) == code, r.text
     pref = store_finished(db, "preferans", [Seat("ana"), Seat(), Seat()], settings={"bule": 30, "refe": 1})
+    # every game of the Club has an analysis: a game whose descriptor says none
+    without = dataclasses.replace(descriptor("preferans"), analysis=False)
+    monkeypatch.setattr(service, "descriptor", lambda code: without if code == "preferans" else descriptor(code))
     r = ana.get(URL.format(pref, 0))
     assert r.status_code == 404 and error_code(r) == "no_analysis" and "Preferans" in r.json()["error"]["message"]
 

@@ -138,7 +138,7 @@ class GameDescriptor:
     # The replay's analysis: the bots package has ``analysis.open_values(engine, seat, legal)``,
     # every legal word's open-cards value (app/analysis/); False: no analysis of this game.
     analysis: bool = False
-    analysis_unit: str = "points"  # what the analysis counts as lost: "points" or "chips"
+    analysis_unit: str = "points"  # what the analysis counts as lost: "points", "chips" or "tricks"
     # The table script under static/js/ that draws this game (several games may share one).
     script: str = ""
     # The rules page templates: language -> path under templates/.

@@ -135,6 +135,8 @@ JS_STRINGS = [
     N_("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
     N_("Chips lost"), N_("Chips lost in this deal"),
     N_("The analysis sees every hand. Chips lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
+    N_("Tricks lost"), N_("Tricks lost in this deal"),
+    N_("The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."),
     *NOTICE_STRINGS,
 ]
 

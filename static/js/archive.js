@@ -161,13 +161,17 @@
      have saved; the biggest mistakes are marked. A row's click shows its step. */
   const panel = document.getElementById("analysis");
   const an = { deal: null, asking: 0 };
-  // Lora counts the points lost, Lórum the chips (the game's analysis_unit)
-  const CHIPS = !!panel && panel.dataset.unit === "chips";
-  const LOST = CHIPS ? "Chips lost" : "Points lost";
-  const LOST_IN_DEAL = CHIPS ? "Chips lost in this deal" : "Points lost in this deal";
-  const NOTE = CHIPS
-    ? "The analysis sees every hand. Chips lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."
-    : "The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked.";
+  // What a card lost is counted in: Lora's points, Lórum's chips, preferans' tricks (the
+  // game's analysis_unit): the column, the deal's sum, the note.
+  const UNITS = {
+    points: ["Points lost", "Points lost in this deal",
+      "The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."],
+    chips: ["Chips lost", "Chips lost in this deal",
+      "The analysis sees every hand. Chips lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."],
+    tricks: ["Tricks lost", "Tricks lost in this deal",
+      "The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."],
+  };
+  const [LOST, LOST_IN_DEAL, NOTE] = UNITS[(panel && panel.dataset.unit) || "points"] || UNITS.points;
   const ASK_AGAIN_MS = 1000;
 
   function analysisHeading(deal) {

@@ -41,4 +41,5 @@ DESCRIPTOR = GameDescriptor(
     quick_start=Text("Preferans protiv dva računara", "Preferans against two computer players"), quick_suits="♣♦",
     public_word=public_word, replay_table=replay_table, replay_hands=hands_in_views("hand", "cards"),
     keeps_papir=True, shows_deals=True,
+    analysis=True, analysis_unit="tricks",  # the cards played, valued in the declarer's tricks
 )
