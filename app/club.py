@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.analysis.workers import WorkerPool
+from app.clock import Clock
 from app.config import Settings
 from app.db import Database
 from app.parties.events import FinishedNotices
@@ -36,14 +37,19 @@ class Club:
     analyses: WorkerPool = field(default_factory=WorkerPool)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Club:
+    def from_settings(cls, settings: Settings, clock: Clock | None = None) -> Club:
         return cls(
             settings=settings,
-            db=Database(settings.database_url),
+            db=Database(settings.database_url, clock),
             hub=Hub(settings.redis_url),
             tables=TableCache(history=settings.event_history),
             analyses=WorkerPool(settings.analysis_workers),
         )
+
+    @property
+    def clock(self) -> Clock:
+        """The Club's "now" (app/clock.py): the database's clock."""
+        return self.db.clock
 
     def poke_bots(self, partie_id: int) -> None:
         if self.bots is not None:

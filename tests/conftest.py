@@ -16,25 +16,61 @@ import pytest
 # tests/test_security_register.py checks the real default.
 os.environ.setdefault("KLUB_REGISTER_MAX_PER_ADDRESS", "1000000")
 
-PG_URL = os.environ.get("KLUB_TEST_DATABASE_URL")
-REDIS_URL = os.environ.get("KLUB_TEST_REDIS_URL")
+# pytest-xdist runs the suite in several worker processes ("gw0", "gw1", ...): each has
+# its own PostgreSQL database and its own Redis database number, so no two workers share
+# rows, schemas or notices. Without xdist the one process is worker 0.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+WORKER_INDEX = int(WORKER[2:]) if WORKER.startswith("gw") else 0
+MAX_WORKERS = 8  # Redis has 16 database numbers: 15 - i for worker i, and 7 - i beside it
+
+
+def _pg_worker_url(base: str | None) -> str | None:
+    if not base or not WORKER:
+        return base
+    head, _, name = base.rpartition("/")
+    return f"{head}/{name.split('?')[0]}_{WORKER}"
+
+
+def redis_db_url(db: int) -> str | None:
+    """The test Redis (``KLUB_TEST_REDIS_URL``) with another database number."""
+    base = os.environ.get("KLUB_TEST_REDIS_URL")
+    if not base:
+        return None
+    head = base.rsplit("/", 1)[0] if base.count("/") > 2 else base
+    return f"{head}/{db}"
+
+
+if WORKER_INDEX >= MAX_WORKERS:
+    raise RuntimeError(f"at most {MAX_WORKERS} pytest-xdist workers: each needs two Redis databases of its own")
+PG_BASE_URL = os.environ.get("KLUB_TEST_DATABASE_URL")
+PG_URL = _pg_worker_url(PG_BASE_URL)
+REDIS_URL = redis_db_url(15 - WORKER_INDEX)
+REDIS_SPARE_URL = redis_db_url(7 - WORKER_INDEX)  # a second database of this worker's own (tests/test_hub.py)
 
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 
 @pytest.fixture(scope="session")
 def _pg_schema():
-    """Drop and re-create the PostgreSQL schema once per run, then migrate it."""
+    """This worker's PostgreSQL database, made anew once per run and migrated."""
     from sqlalchemy import create_engine, text
 
     from app.db.database import normalize_url
     from app.db.migrate import upgrade
 
-    engine = create_engine(normalize_url(PG_URL))
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
+    if PG_URL != PG_BASE_URL:
+        admin = create_engine(normalize_url(PG_BASE_URL), isolation_level="AUTOCOMMIT")
+        name = PG_URL.rsplit("/", 1)[1]
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+    else:
+        engine = create_engine(normalize_url(PG_URL))
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        engine.dispose()
     upgrade(PG_URL)
     return PG_URL
 
@@ -98,10 +134,23 @@ def settings(database_url, redis_url):
 
 
 @pytest.fixture
-def app(settings):
+def clock():
+    """The Club's clock, standing still until the test moves it (``clock.advance(seconds)``);
+    a test that asks for it gets an ``app`` and a ``live_server`` running on it."""
+    from app.clock import ManualClock
+
+    return ManualClock()
+
+
+@pytest.fixture
+def app(settings, request):
     from app.web.main import create_app
 
-    return create_app(settings)
+    return create_app(settings, _clock_of(request))
+
+
+def _clock_of(request):
+    return request.getfixturevalue("clock") if "clock" in request.fixturenames else None
 
 
 @pytest.fixture
@@ -113,11 +162,11 @@ def client(app):
 
 
 @pytest.fixture
-def live_server(settings):
+def live_server(settings, request):
     """The Club on a real uvicorn in a thread; yields its base URL."""
     from tests.web_helpers import LiveServer
 
-    server = LiveServer(settings)
+    server = LiveServer(settings, _clock_of(request))
     server.start()
     try:
         yield server

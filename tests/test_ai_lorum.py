@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from app.ai import make_bot
@@ -135,8 +135,7 @@ def test_the_search_levels_play_every_contract_legally_and_deterministically(nam
 @given(seed=st.integers(0, 10_000), slot=st.integers(0, 8), moves=st.integers(0, 40))
 def test_every_level_says_a_legal_word_in_every_contract(name, seed, slot, moves):
     partie = lorum_in_play(seed, slot, moves)
-    if partie.deal.ended:
-        return
+    assume(not partie.deal.ended)
     seat, word = ask(make_bot(name, "lorum", seed=seed), partie)
     assert word in partie.legal_actions(seat)
     assert ask(make_bot(name, "lorum", seed=seed), partie)[1] == word
@@ -182,8 +181,7 @@ def true_hands(partie: LorumPartie) -> list[int]:
 @given(seed=st.integers(0, 10_000), slot=st.integers(0, 8), moves=st.integers(0, 40))
 def test_sampled_worlds_respect_what_the_view_shows(seed, slot, moves):
     partie = lorum_in_play(seed, slot, moves)
-    if partie.deal.ended:
-        return
+    assume(not partie.deal.ended)
     (seat,) = partie.seats_to_act()
     know = read_lorum(partie.view(seat))
     truth = true_hands(partie)
@@ -300,8 +298,7 @@ def test_the_trick_search_gives_the_exact_value_of_small_endgames(seed, contract
     deal = partie.deal
     stop = rng.randrange(4)  # cards already on the last trick
     me = play_randomly_while(partie, rng, lambda: len(deal.tricks) < tricks or len(deal.trick) < stop)
-    if me is None:
-        return
+    assume(me is not None)
     know = read_lorum(partie.view(me))
     assert_exact(LorumTrickSolver(know).move_values(true_hands(partie), know.trick), deal, me, paranoid)
 
@@ -320,8 +317,7 @@ def test_the_turn_search_gives_the_exact_max_n_value_of_small_endgames(seed, con
         return sum(h.bit_count() for h in deal.hands) + len(getattr(deal, "stock", ())) - getattr(deal, "drawn", 0)
 
     me = play_randomly_while(partie, rng, lambda: in_play() > left or len(partie.legal_actions(partie.seats_to_act()[0])) < 2)
-    if me is None:
-        return
+    assume(me is not None)
     know = read_lorum(partie.view(me))
     stock = tuple(deal.stock[deal.drawn:]) if isinstance(deal, StoJedanDeal) else ()
     game, state = turn_game(know, (true_hands(partie), stock))
@@ -363,12 +359,10 @@ def test_the_playouts_are_the_rule_bots_playing_on(seed, slot, moves):
     from app.ai.lorum.turns import playout
 
     partie = lorum_in_play(seed, slot, moves)
-    if partie.deal.ended:
-        return
+    assume(not partie.deal.ended)
     (me,) = partie.seats_to_act()
     legal = partie.legal_actions(me)
-    if legal == ["dalje"]:
-        return
+    assume(legal != ["dalje"])
     know = read_lorum(partie.view(me))
     deal = partie.deal
     stock = tuple(deal.stock[deal.drawn:]) if isinstance(deal, StoJedanDeal) else ()

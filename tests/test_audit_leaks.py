@@ -12,26 +12,35 @@ from __future__ import annotations
 import asyncio
 import os
 
+import pytest
+
 from app.db import Database
 from tests.audit_helpers import run_audit
 from tests.web_helpers import ServerProcess
 
+pytestmark = pytest.mark.scaled
+
 PARTIES = int(os.environ.get("KLUB_AUDIT_PARTIES", "10"))
+# ``make soak`` splits the parties into shards, each its own server and database, so that
+# the pytest-xdist workers audit them side by side (each shard plays other seeds).
+SHARDS = int(os.environ.get("KLUB_SOAK_SHARDS", "1"))
 
 
-def test_no_frame_or_body_shows_a_hidden_card(settings, backend):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_no_frame_or_body_shows_a_hidden_card(settings, backend, shard):
     # The whole audit on SQLite; a short one on PostgreSQL (same code above the database).
-    PARTIES_HERE = PARTIES if backend == "sqlite" else min(PARTIES, 4)
+    share = PARTIES // SHARDS + (shard < PARTIES % SHARDS)
+    PARTIES_HERE = share if backend == "sqlite" else min(share, 4)
     server = ServerProcess(settings)  # its own process: the audit's clients get the other core
     server.start()
     db = Database(settings.database_url)
     try:
-        audit = asyncio.run(run_audit(server, db, PARTIES_HERE))
+        audit = asyncio.run(run_audit(server, db, PARTIES_HERE, seed=7 + 1000 * shard))
     finally:
-        server.stop()
+        server.close()
         db.dispose()
     print(
-        f"\nleak audit: {audit.parties} parties ({audit.finished} finished), {audit.frames} frames, "
+        f"\nleak audit (shard {shard + 1} of {SHARDS}): {audit.parties} parties ({audit.finished} finished), {audit.frames} frames, "
         f"{audit.bodies} HTTP bodies, {len(audit.leaks)} leaks; phases: {dict(sorted(audit.phases.items()))}"
     )
     assert audit.parties == PARTIES_HERE

@@ -18,20 +18,30 @@ from tests.audit_helpers import start_partie
 from tests.crash_helpers import Shared, check_log, replayed_views, resilient_player, situation
 from tests.web_helpers import ServerProcess
 
+pytestmark = pytest.mark.scaled
+
 KILLS = int(os.environ.get("KLUB_CRASH_KILLS", "4"))
 PARTIES = int(os.environ.get("KLUB_CRASH_PARTIES", "2"))
+# ``make soak`` splits the kills into shards (each its own server and database) that the
+# pytest-xdist workers run side by side.
+SHARDS = int(os.environ.get("KLUB_SOAK_SHARDS", "1"))
+LOOP_SECONDS = 900  # a harness that runs longer hangs: it fails instead of stalling the run
+
+
+@pytest.fixture(params=["sqlite"])
+def backend(request):
+    """The crash harness reads the log of a file SQLite database."""
+    return request.param
 
 
 @pytest.fixture
-def sqlite_server(settings, backend):
-    if backend != "sqlite":
-        pytest.skip("the crash harness runs on a file SQLite database")
+def sqlite_server(settings):
     server = ServerProcess(settings)
     server.start()
     try:
         yield server, make_url(settings.database_url).database
     finally:
-        server.stop()
+        server.close()
 
 
 def _play(server, n_parties: int, rng: random.Random, killer) -> tuple[Shared, list[int]]:
@@ -45,7 +55,7 @@ def _play(server, n_parties: int, rng: random.Random, killer) -> tuple[Shared, l
             for c in clients
         ]
         kill = asyncio.create_task(killer(shared, players))
-        await asyncio.wait_for(asyncio.gather(*players), timeout=1500)
+        await asyncio.wait_for(asyncio.gather(*players), timeout=LOOP_SECONDS + 60)
         return await kill
 
     shared.result = asyncio.run(main())
@@ -64,15 +74,19 @@ def _assert_consistent(server, db_path: str, shared: Shared, parties: list[int])
     return figures
 
 
-def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server, shard):
     server, db_path = sqlite_server
-    rng = random.Random(11)
+    rng = random.Random(11 + shard)
+    kills_here = KILLS // SHARDS + (shard < KILLS % SHARDS)
     when: Counter = Counter()
 
     async def killer(shared: Shared, players):
         kills = 0
+        deadline = asyncio.get_running_loop().time() + LOOP_SECONDS
         while not all(p.done() for p in players):
-            if kills >= KILLS and when["bidding"] and when["mid-trick"]:
+            assert asyncio.get_running_loop().time() < deadline, f"the parties did not end after {kills} kills"
+            if kills >= kills_here and when["bidding"] and when["mid-trick"]:
                 break
             wanted = ["bidding", "mid-trick", "other"][kills % 3]
             for _ in range(int(rng.uniform(0.3, 1.5) / 0.02)):
@@ -95,7 +109,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server):
     figures = _assert_consistent(server, db_path, shared, parties)
     print(f"\ncrash harness: {shared.result} SIGKILLs (tables at the kill: {dict(when)}), {figures}, "
           f"{shared.reconnects} reconnects")
-    assert shared.result >= KILLS, f"only {shared.result} kills before the parties ended"
+    assert shared.result >= kills_here, f"only {shared.result} kills before the parties ended"
     assert when["bidding"] and when["mid-trick"]
     assert figures["acked"] > 0
 
@@ -106,7 +120,9 @@ def test_sigterm_loses_nothing(sqlite_server):
 
     async def killer(shared: Shared, players):
         stops = 0
+        deadline = asyncio.get_running_loop().time() + LOOP_SECONDS
         while not all(p.done() for p in players) and stops < 2:
+            assert asyncio.get_running_loop().time() < deadline, f"the parties did not end after {stops} stops"
             await asyncio.sleep(rng.uniform(0.5, 1.5))
             await asyncio.to_thread(server.stop)  # SIGTERM, then a graceful shutdown
             stops += 1

@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 from tests.web_helpers import PASSWORD
 
+pytestmark = pytest.mark.scaled
+
 EXAMPLES = int(os.environ.get("KLUB_FUZZ_EXAMPLES", "15"))
 
 

@@ -2,8 +2,8 @@
 
 Random legal parties from the engine's public entry point ``random_partie`` (and
 ``to_record``) are replayed by the referee, which must reach the engine's ``result``
-exactly; and a broken copy of one engine record per settings must be refused. Settings
-the engine does not offer yet are skipped (the test turns on by itself once it does).
+exactly; and a broken copy of one engine record per settings must be refused. Every
+setting here is offered: an engine that starts to refuse one fails these tests.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from app.games.base import GameError, SettingsError
 from app.games.simulate import random_partie
 from tests.referee import RefereeError, referee_result
 
@@ -33,9 +32,6 @@ OFFERED: list[tuple[str, dict[str, Any]]] = [
     ("lora", ALL_KLUB_FLAGS),
     ("lora", {"variant": "hrvatska"}),
     ("lorum", {}),
-]
-# Not offered by the engine when this file was written: skipped while it refuses them.
-PENDING: list[tuple[str, dict[str, Any]]] = [
     ("lora", {"variant": "libijska"}),
     ("lora", {"variant": "libijska", "opklade": True}),
     ("lora", {"variant": "libijska", "igraca": 3}),
@@ -44,27 +40,18 @@ PENDING: list[tuple[str, dict[str, Any]]] = [
     ("lorum", {"makk": True}),
     ("lorum", {"sto_jedan": True, "makk": True}),
 ]
-ALL = ([(game, settings, False) for game, settings in OFFERED]
-       + [(game, settings, True) for game, settings in PENDING])
 SEEDS = range(12)
 
 
-def label(case: tuple[str, dict[str, Any], bool]) -> str:
-    """A readable test id for one (game, settings, pending) case."""
-    game, settings, _ = case
+def label(case: tuple[str, dict[str, Any]]) -> str:
+    """A readable test id for one (game, settings) case."""
+    game, settings = case
     return f"{game}-{settings}"
 
 
-def engine_record(game: str, seed: int, settings: dict[str, Any], pending: bool) -> dict[str, Any]:
-    """A random legal partie from the engine, as a record; skips settings not offered yet."""
-    try:
-        partie = random_partie(game, seed, copy.deepcopy(settings))
-    except GameError as error:
-        # The engine refuses settings it does not offer (SettingsError, or a bare
-        # GameError); an illegal move of its own (IllegalAction, ...) is a failure.
-        if pending and type(error) in (SettingsError, GameError):
-            pytest.skip(f"engine does not offer {settings} yet")
-        raise
+def engine_record(game: str, seed: int, settings: dict[str, Any]) -> dict[str, Any]:
+    """A random legal partie from the engine, as a record."""
+    partie = random_partie(game, seed, copy.deepcopy(settings))
     record: dict[str, Any] = partie.to_record([f"p{i}" for i in range(partie.n_seats)])
     return record
 
@@ -81,13 +68,13 @@ def differences(mine: dict[str, Any], engine: dict[str, Any]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("case", ALL, ids=label)
+@pytest.mark.parametrize("case", OFFERED, ids=label)
 def test_engine_result_equals_referee(case: tuple[str, dict[str, Any], bool]) -> None:
     """For several seeds, the referee replays the engine's record to the engine's result."""
-    game, settings, pending = case
+    game, settings = case
     report = []
     for seed in SEEDS:
-        record = engine_record(game, seed, settings, pending)
+        record = engine_record(game, seed, settings)
         assert record["settings"] == settings
         try:
             mine = referee_result(record)
@@ -225,12 +212,12 @@ BREAKERS: list[Breaker] = [swap_cards, out_of_turn, after_the_end, cut_short, re
                            bad_word, extra_deal]
 
 
-@pytest.mark.parametrize("case", ALL, ids=label)
+@pytest.mark.parametrize("case", OFFERED, ids=label)
 def test_referee_refuses_a_broken_engine_record(case: tuple[str, dict[str, Any], bool]) -> None:
     """Every applicable way of breaking one engine record is refused, at the right deal and
     no later than the broken action."""
-    game, settings, pending = case
-    record = engine_record(game, 1, settings, pending)
+    game, settings = case
+    record = engine_record(game, 1, settings)
     referee_result(record)  # the unbroken record is accepted
     applied = []
     for breaker in BREAKERS:

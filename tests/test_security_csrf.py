@@ -41,6 +41,7 @@ def test_a_write_with_the_cookie_and_no_origin_needs_the_token(app, method, path
     assert r.json()["error"]["code"] == "csrf_token_missing"
     assert "X-CSRF-Token" in r.json()["error"]["message"]
     assert "content-security-policy" in r.headers
+    assert snapshot(db) == before  # the refused write changed nothing
     # Another session's token is no better.
     other = form_token(client_for(app, "ceca").cookies.get("klub_session"))
     before = snapshot(db)

@@ -85,19 +85,24 @@ def test_new_session_id_at_login_and_old_one_refused(app):
 
 
 @pytest.mark.parametrize("which", ["idle", "absolute"])
-def test_idle_and_absolute_expiry(app, settings, which):
+def test_idle_and_absolute_expiry(app, settings, clock, which):
     ana = client_for(app, "ana")
     token = ana.cookies.get("klub_session")
     assert ana.get("/api/me").status_code == 200
     db = app.state.club.db
-    with db.write() as s:
-        row = s.get(LoginSession, session_id_of(token))
-        if which == "idle":
-            row.last_seen_at -= timedelta(hours=settings.session_idle_hours, seconds=1)
-        else:
-            # Just used (not idle), but opened longer ago than the absolute limit.
-            row.created_at -= timedelta(days=settings.session_max_days)
-            row.expires_at = row.created_at + timedelta(days=settings.session_max_days)
+    idle = timedelta(hours=settings.session_idle_hours)
+    if which == "idle":
+        clock.advance(idle.total_seconds() - 1)
+        assert ana.get("/api/me").status_code == 200  # used just in time: the idle time starts again
+        clock.advance(idle.total_seconds() + 1)
+    else:
+        # Used often enough never to be idle, until the absolute limit from the login.
+        lived = timedelta(0)
+        while lived + idle / 2 < timedelta(days=settings.session_max_days):
+            clock.advance((idle / 2).total_seconds())
+            lived += idle / 2
+            assert ana.get("/api/me").status_code == 200, lived
+        clock.advance((idle / 2).total_seconds())
     r = ana.get("/api/me")
     assert r.status_code == 401 and r.json()["error"]["code"] == "session_ended"
     with db.read() as s:

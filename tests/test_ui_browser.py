@@ -107,6 +107,7 @@ def test_content_security_policy_is_enforced(page, server):
     page.js_errors.clear()  # that violation was on purpose
 
 
+@pytest.mark.soak  # a whole partie in the browser: make soak (CI runs it)
 def test_lora_partie_against_three_computer_players(page, server):
     register(page, server, "ana")
     shot(page, "lobby")

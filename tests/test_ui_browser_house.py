@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.test_ui_browser import browser, page, register, server, table, wait_ready  # noqa: F401
 from tests.ui_helpers import shot
 
@@ -57,6 +59,7 @@ def play_to_end(page, on_deal) -> dict:
         _after(page, t["version"])
 
 
+@pytest.mark.soak  # a whole partie in the browser: make soak (CI runs it)
 def test_a_croatian_partie_with_predictions_and_blind_deals(page, server):  # noqa: F811
     register(page, server, "hrvat")
     partie_id = _propose(page, variant="hrvatska")
@@ -110,6 +113,7 @@ def test_a_croatian_partie_with_predictions_and_blind_deals(page, server):  # no
     assert "Hrvatska lora" in page.inner_text("h1 + .archive-meta")
 
 
+@pytest.mark.soak  # a whole partie in the browser: make soak (CI runs it)
 def test_contract_choice_with_extra_deals(page, server):  # noqa: F811
     register(page, server, "birac")
     _propose(page, variant="klub", izbor="on", dodatni="on")

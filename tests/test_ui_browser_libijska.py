@@ -19,6 +19,7 @@ from tests.ui_helpers import shot
 CARD = re.compile(r"^[789TJQKA][SDHC]$")
 
 
+@pytest.mark.soak  # a whole partie in the browser: make soak (CI runs it)
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_libyan_partie_with_bets(page, server, players):  # noqa: F811
     register(page, server, f"libijac{players}")
@@ -90,6 +91,7 @@ def test_a_libyan_partie_with_bets(page, server, players):  # noqa: F811
     assert "Libijska lora" in page.inner_text("h1 + .archive-meta")
 
 
+@pytest.mark.soak  # a whole partie in the browser: make soak (CI runs it)
 def test_a_lorum_partie_with_101_and_makk(page, server):  # noqa: F811
     register(page, server, "lorumas")
     page.check("#propose-form input[name=game][value=lorum]")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.test_ui_browser import browser, lora_public_cards, page, register, server, table, wait_ready  # noqa: F401
 from tests.ui_helpers import shot
 
@@ -21,6 +23,7 @@ SHOWN = """() => {
 }"""
 
 
+@pytest.mark.soak  # a whole partie in the browser: make soak (CI runs it)
 def test_lorum_partie_against_three_computer_players(page, server):  # noqa: F811
     register(page, server, "lori")
     page.check("#propose-form input[name=game][value=lorum]")

@@ -339,22 +339,22 @@ def test_chat_leave_back_and_takeover(client, app):
     my_turn_state(ana, pid)
 
 
-def test_timer_runs_out_and_the_computer_decides(client, app):
+def test_timer_runs_out_and_the_computer_decides(client, app, clock):
     ana = register(app, "ana")
     pid = ana.post("/api/parties", json={"game": "lora", "timer": 15, "seats": [{"kind": "bot"}] * 3}).json()["id"]
     state = my_turn_state(ana, pid)
-    assert state["deadline"] is not None
     db = app.state.club.db
-    with db.write() as s:
-        partie = s.get(Partie, pid)
-        assert partie.deadline_at is not None
-        partie.deadline_at = utcnow() - timedelta(seconds=1)
+    with db.read() as s:
+        assert s.get(Partie, pid).deadline_at == clock.now() + timedelta(seconds=15)
     from tests.web_helpers import wait_for
 
     def timer_acted():
         with db.read() as s:
             return s.scalar(select(Action).where(Action.partie_id == pid, Action.source == "timer"))
 
+    clock.advance(14)
+    assert ana.get(f"/api/parties/{pid}/view").json()["version"] == state["version"]  # 1 s left: nothing yet
+    clock.advance(2)
     action = wait_for(timer_acted, timeout=10)
     assert action.seat == 0 and action.seq == state["version"] + 1
 

@@ -205,5 +205,5 @@ def test_notices_cross_instances(settings):
 
         asyncio.run(main())
     finally:
-        one.stop()
-        two.stop()
+        one.close()
+        two.close()

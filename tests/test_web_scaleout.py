@@ -39,7 +39,9 @@ def test_a_move_through_one_instance_reaches_a_socket_on_the_other(settings):
                 state = await recv(ws)
                 assert state["seat"] == 1
                 # Play boki's words through instance two until it is ana's turn on instance one.
+                deadline = asyncio.get_running_loop().time() + 60
                 while True:
+                    assert asyncio.get_running_loop().time() < deadline, "ana's turn never came"
                     mine = await asyncio.to_thread(ana.get, f"/api/parties/{pid}/view")
                     mine = mine.json()
                     if mine["legal"]:
@@ -57,10 +59,12 @@ def test_a_move_through_one_instance_reaches_a_socket_on_the_other(settings):
                     ana.post, f"/api/parties/{pid}/actions", json={"word": word, "version": mine["version"]}
                 )
                 assert r.status_code == 200, r.text
-                while True:
+                for _ in range(1000):
                     frame = await recv(ws, timeout=10)
                     if frame["type"] == "event" and frame["version"] == mine["version"] + 1:
                         break
+                else:
+                    raise AssertionError("ana's word never reached instance two's socket")
                 assert frame["action"] == {"seat": 0, "word": word}
 
         asyncio.run(main())
@@ -70,5 +74,5 @@ def test_a_move_through_one_instance_reaches_a_socket_on_the_other(settings):
             == boki.get(f"/api/parties/{pid}/view").json()["version"]
         )
     finally:
-        one.stop()
-        two.stop()
+        one.close()
+        two.close()

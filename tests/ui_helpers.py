@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.web_helpers import listening_socket, serve_command
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -23,17 +24,12 @@ ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "secret-pass-1"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class LiveServer:
     url: str
     process: subprocess.Popen
     log: Path
+    socket: socket.socket
 
 
 def start_server(tmp: Path, **env: str) -> LiveServer:
@@ -41,8 +37,8 @@ def start_server(tmp: Path, **env: str) -> LiveServer:
 
     db = f"sqlite:///{tmp / 'klub.db'}"
     upgrade(db)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
+    sock = listening_socket()
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     environ = dict(os.environ)
     environ.update({
         "KLUB_DATABASE_URL": db,
@@ -56,9 +52,8 @@ def start_server(tmp: Path, **env: str) -> LiveServer:
     environ.update(env)
     log = tmp / "server.log"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=environ, stdout=log.open("w"), stderr=subprocess.STDOUT,
+        serve_command(sock), cwd=ROOT, env=environ, stdout=log.open("w"), stderr=subprocess.STDOUT,
+        pass_fds=[sock.fileno()],
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -66,7 +61,7 @@ def start_server(tmp: Path, **env: str) -> LiveServer:
             raise RuntimeError(f"the server did not start:\n{log.read_text()}")
         try:
             if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return LiveServer(url, proc, log)
+                return LiveServer(url, proc, log, sock)
         except httpx.HTTPError:
             pass
         time.sleep(0.1)
@@ -80,15 +75,25 @@ def stop_server(server: LiveServer) -> None:
         server.process.wait(10)
     except subprocess.TimeoutExpired:
         server.process.kill()
+    server.socket.close()
 
 
 def need_chromium():
+    """Skip a browser test where there is no browser; fail instead under .ci/run
+    (``KLUB_REQUIRE_BROWSER=1``), where a missing browser must not pass unseen."""
+    missing = None
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (make test installs it with apt-get install chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        pytest.skip("the playwright package is missing (pip install -e '.[dev]')")
+        missing = f"{CHROMIUM} is missing (make test installs it with apt-get install chromium)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            missing = "the playwright package is missing (pip install -e '.[dev]')"
+    if missing is None:
+        return
+    if os.environ.get("KLUB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"BROWSER TESTS CANNOT RUN: {missing}", pytrace=False)
+    pytest.skip(f"BROWSER TEST NOT RUN: {missing}")
 
 
 def shot(page, name: str) -> Path:

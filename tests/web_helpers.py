@@ -23,22 +23,35 @@ ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "klupska-lozinka-7"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def listening_socket() -> socket.socket:
+    """A socket bound to a free port of 127.0.0.1 and listening, for a test server to serve
+    on (in a thread, or in a child process that inherits it: ``uvicorn --fd``). Bound, not
+    guessed: no other test process can take the port between choosing and serving."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve_command(sock: socket.socket, *options: str) -> list[str]:
+    """The command line of a Club in its own uvicorn process serving on ``sock``."""
+    return [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
+            "--fd", str(sock.fileno()), "--log-level", "warning", *options]
 
 
 class LiveServer:
-    def __init__(self, settings, port: int | None = None):
+    def __init__(self, settings, clock=None):
         from app.web.main import create_app
 
-        self.port = port or free_port()
+        self.socket = listening_socket()
+        self.port = self.socket.getsockname()[1]
         self.settings = settings.model_copy(update={"site_origin": f"http://127.0.0.1:{self.port}"})
-        self.app = create_app(self.settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        self.app = create_app(self.settings, clock)
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     @property
     def url(self) -> str:
@@ -67,13 +80,16 @@ class LiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=20)
+        self.socket.close()
 
 
 class ServerProcess:
     """The Club in its own ``uvicorn`` process (as in production), configured by KLUB_ variables."""
 
-    def __init__(self, settings, port: int | None = None):
-        self.port = port or free_port()
+    def __init__(self, settings):
+        # The listening socket outlives each process: a restarted server serves on it again.
+        self.socket = listening_socket()
+        self.port = self.socket.getsockname()[1]
         self.origin = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
@@ -93,11 +109,10 @@ class ServerProcess:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-             "--timeout-keep-alive", "75"],  # idle connections closed under a client: rarer
+            serve_command(self.socket, "--timeout-keep-alive", "75"),  # idle connections closed under a client: rarer
             env=self.env,
             cwd=ROOT,
+            pass_fds=[self.socket.fileno()],
         )
         deadline = time.monotonic() + 30
         while True:
@@ -110,6 +125,11 @@ class ServerProcess:
                 self.stop()
                 raise RuntimeError("the server process did not start")
             time.sleep(0.1)
+
+    def close(self) -> None:
+        """Stop the server for good, and free its port."""
+        self.stop()
+        self.socket.close()
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

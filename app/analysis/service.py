@@ -18,7 +18,6 @@ from sqlalchemy.exc import IntegrityError
 from app.analysis.deal import ANALYSIS_VERSION, analyse_deal
 from app.analysis.workers import STORED
 from app.db.models import DealAnalysis
-from app.db.types import utcnow
 from app.errors import ClubError, Conflict, NotFound
 from app.games.registry import descriptor
 from app.members.service import CurrentMember
@@ -64,7 +63,7 @@ def deal_analysis(club: Club, partie_id: int, k: int, member: CurrentMember) -> 
                 if row is None:
                     s.add(DealAnalysis(partie_id=partie_id, deal_index=k, result=result))
                 elif not current(row.result):  # computed by an earlier version of the players
-                    row.result, row.created_at = result, utcnow()
+                    row.result, row.created_at = result, club.clock.now()
         except IntegrityError:
             pass  # another server instance stored the same analysis first
 

@@ -17,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from app.ai import Bot, RandomBot, make_bot
 from app.club import Club
-from app.db.types import utcnow
 from app.errors import ClubError
 from app.parties.lookup import get_partie, open_table
 from app.tables.service import apply_word
@@ -110,7 +109,7 @@ class BotRunner:
                 self._forget(partie_id)
                 return False
             table = open_table(club, s, partie)
-            timed_out = partie.deadline_at is not None and partie.deadline_at <= utcnow()
+            timed_out = partie.deadline_at is not None and partie.deadline_at <= club.clock.now()
             seats = {row.seat: row for row in partie.seats}
             with table.lock:
                 engine = table.engine

@@ -15,6 +15,8 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.clock import Clock, SystemClock
+
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
 
 
@@ -54,8 +56,9 @@ def normalize_url(url: str) -> str:
 class Database:
     """The Club's database: ``read()`` and ``write()`` transactions."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, clock: Clock | None = None):
         self.url = normalize_url(url)
+        self.clock: Clock = clock or SystemClock()
         self.is_sqlite = self.url.startswith("sqlite")
         if self.is_sqlite:
             self.read_engine = _sqlite_engine(self.url, "BEGIN")

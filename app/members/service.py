@@ -14,7 +14,6 @@ from sqlalchemy.exc import IntegrityError
 from app.config import Settings
 from app.db import Database
 from app.db.models import LoginSession, Member
-from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotAuthenticated, NotFound
 from app.members import passwords, throttle
 
@@ -115,7 +114,7 @@ def login(
     if member.disabled:
         raise Forbidden("this account is disabled", code="account_disabled")
     token = secrets.token_urlsafe(32)
-    now = utcnow()
+    now = db.clock.now()
     with db.write() as s:
         s.add(
             LoginSession(
@@ -138,7 +137,7 @@ def authenticate(db: Database, settings: Settings, token: str | None) -> Current
     if not token:
         raise NotAuthenticated("log in first")
     sid = session_id_of(token)
-    now = utcnow()
+    now = db.clock.now()
     with db.read() as s:
         row = s.get(LoginSession, sid)
         if row is None:
@@ -162,7 +161,7 @@ def touch_member(db: Database, member_id: int) -> None:
     with db.write() as s:
         member = s.get(Member, member_id)
         if member is not None:
-            member.last_seen_at = utcnow()
+            member.last_seen_at = db.clock.now()
 
 
 def end_session(db: Database, session_id: str) -> None:
@@ -222,7 +221,7 @@ def set_disabled(db: Database, admin: CurrentMember, name: str, disabled: bool) 
 
 
 def list_members(db: Database, settings: Settings) -> list[dict]:
-    cutoff = utcnow() - timedelta(seconds=settings.online_window_seconds)
+    cutoff = db.clock.now() - timedelta(seconds=settings.online_window_seconds)
     with db.read() as s:
         members = s.scalars(select(Member).order_by(Member.name_key)).all()
     return [
@@ -249,7 +248,7 @@ def ensure_admin(db: Database, name: str, password: str | None = None) -> tuple[
 
 
 def delete_expired_sessions(db: Database, settings: Settings) -> int:
-    now = utcnow()
+    now = db.clock.now()
     idle_cutoff = now - timedelta(hours=settings.session_idle_hours)
     with db.write() as s:
         result = s.execute(

@@ -27,7 +27,6 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.db import Database
 from app.db.models import LoginFailure
-from app.db.types import utcnow
 from app.errors import ClubError
 
 
@@ -61,7 +60,7 @@ def keys_for(name: str, address: str | None) -> list[str]:
 
 def check(db: Database, settings: Settings, keys: list[str]) -> None:
     """Raise :class:`TooManyAttempts` when any key is at the limit."""
-    now = utcnow()
+    now = db.clock.now()
     window = timedelta(seconds=settings.login_window_seconds)
     with db.read() as s:
         waits = [w for key in keys if (w := _wait(s, key, now, window, settings.login_max_failures)) is not None]
@@ -84,7 +83,7 @@ def _wait(s: Session, key: str, now: datetime, window: timedelta, limit: int) ->
 
 
 def record_failure(db: Database, settings: Settings, keys: list[str]) -> None:
-    now = utcnow()
+    now = db.clock.now()
     with db.write() as s:
         s.execute(
             delete(LoginFailure).where(
@@ -111,7 +110,7 @@ def registration_slot(db: Database, settings: Settings, address: str | None) -> 
         yield
         return
     key = f"register:{address[:64]}"
-    now = utcnow()
+    now = db.clock.now()
     window = timedelta(seconds=settings.register_window_seconds)
     with db.write() as s:
         if not db.is_sqlite:  # SQLite's BEGIN IMMEDIATE already serialises the writers

@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -17,7 +18,6 @@ from sqlalchemy import select
 from app.club import Club
 from app.db.database import for_update
 from app.db.models import Member, Partie, PartieSeat
-from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.ai import DEFAULT_LEVEL
 from app.games.base import SettingsError
@@ -119,7 +119,7 @@ def propose(
         )
         s.add(partie)
         s.flush()
-        started = _start_if_ready(partie)
+        started = _start_if_ready(partie, club.clock.now())
         partie_id = partie.id
         invited = [row.member_id for row in rows if row.answer == "invited"]
     about = {"by": member.name, "game": game, **({"rematch_of": rematch_of} if rematch_of is not None else {})}
@@ -130,14 +130,14 @@ def propose(
     return partie_id
 
 
-def _start_if_ready(partie: Partie) -> bool:
+def _start_if_ready(partie: Partie, now: datetime) -> bool:
     if partie.status != "proposed":
         return False
     if any(seat.kind == "open" or seat.answer != "accepted" for seat in partie.seats):
         return False
     partie.status = "running"
     partie.seed = secrets.token_hex(16)
-    partie.started_at = utcnow()
+    partie.started_at = now
     partie.version = 0
     return True
 
@@ -177,7 +177,7 @@ def answer(club: Club, member: CurrentMember, partie_id: int, accept: bool) -> d
         if seat is None or seat.seat == 0:
             raise Forbidden("you are not invited to this partie", code="not_invited")
         seat.answer = "accepted" if accept else "declined"
-        started = accept and _start_if_ready(partie)
+        started = accept and _start_if_ready(partie, club.clock.now())
         out = proposal_summary(partie, member.id)
         tells = _answered(partie, member, "accepted" if accept else "declined", started)
     _announce(club, partie_id, started, tells)
@@ -199,7 +199,7 @@ def join(club: Club, member: CurrentMember, partie_id: int, seat_no: int | None 
         row.member_id = member.id
         row.answer = "accepted"
         row.kind = "member"
-        started = _start_if_ready(partie)
+        started = _start_if_ready(partie, club.clock.now())
         out = proposal_summary(partie, member.id)
         tells = _answered(partie, member, "joined", started)
     _announce(club, partie_id, started, tells)
@@ -240,7 +240,7 @@ def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, sp
             row.kind, row.member_id, row.answer = "member", invited.id, "invited"
         else:
             raise Invalid("a seat is 'member', 'open' or 'bot'", code="invalid_seats")
-        started = _start_if_ready(partie)
+        started = _start_if_ready(partie, club.clock.now())
         out = proposal_summary(partie, member.id)
         about = {"by": member.name, "game": partie.game}
         tells: list[Tell] = []

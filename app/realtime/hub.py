@@ -52,7 +52,18 @@ class Hub:
             self._redis_async = aioredis.Redis.from_url(self.redis_url)
             pubsub = self._redis_async.pubsub()
             await pubsub.psubscribe(self.prefix + "*")
+            await self._confirmed(pubsub)
             self._listener = asyncio.create_task(self._listen(pubsub))
+
+    @staticmethod
+    async def _confirmed(pubsub, seconds: float = 10) -> None:
+        """Wait for Redis to confirm the subscription: what is published after start() arrives."""
+        deadline = asyncio.get_running_loop().time() + seconds
+        while asyncio.get_running_loop().time() < deadline:
+            message = await pubsub.get_message(timeout=1)
+            if message and message.get("type") == "psubscribe":
+                return
+        raise TimeoutError("Redis did not confirm the hub's subscription")
 
     async def stop(self) -> None:
         if self._listener:

@@ -10,7 +10,6 @@ from sqlalchemy import select
 
 from app.club import Club
 from app.db.models import Partie
-from app.db.types import utcnow
 from app.members.service import delete_expired_sessions
 
 log = logging.getLogger("klub.timer")
@@ -20,7 +19,7 @@ SESSION_CLEANUP_SECONDS = 600
 def expired_parties(club: Club) -> list[int]:
     with club.db.read() as s:
         return list(
-            s.scalars(select(Partie.id).where(Partie.status == "running", Partie.deadline_at <= utcnow()))
+            s.scalars(select(Partie.id).where(Partie.status == "running", Partie.deadline_at <= club.clock.now()))
         )
 
 
@@ -36,7 +35,10 @@ async def watch_deadlines(club: Club) -> None:
     """Hand decisions whose time ran out to the computer; now and then drop expired sessions."""
     last_cleanup = 0.0
     loop = asyncio.get_running_loop()
+    moved = asyncio.Event()  # a test moved the Club's clock: look now, not at the next poll
+    club.clock.on_change(lambda: loop.call_soon_threadsafe(moved.set))
     while True:
+        moved.clear()
         try:
             for partie_id in await run_in_threadpool(expired_parties, club):
                 club.poke_bots(partie_id)
@@ -47,4 +49,7 @@ async def watch_deadlines(club: Club) -> None:
             raise
         except Exception:
             log.exception("deadline watcher failed")
-        await asyncio.sleep(club.settings.deadline_poll_seconds)
+        try:
+            await asyncio.wait_for(moved.wait(), club.settings.deadline_poll_seconds)
+        except asyncio.TimeoutError:
+            pass

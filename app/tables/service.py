@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from contextlib import ExitStack
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, insert, select, update
@@ -19,7 +20,6 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Action, Partie, PartieSeat
 from app.db.prepared import Prepared
-from app.db.types import utcnow
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.games.base import GameError
 from app.parties.events import PartieFinished
@@ -189,7 +189,7 @@ def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
                         table = _table_for(club, conn, job.partie_id)
                         locks.enter_context(table.lock)  # held until the commit
                         tables.append(table)
-                        outcome = _apply_in(conn, table, job)
+                        outcome = _apply_in(conn, table, job, club.clock.now())
                     except ClubError as e:
                         outcomes[i] = e
                         continue
@@ -243,7 +243,7 @@ def _table_for(club: Club, conn, partie_id: int) -> LiveTable:
     return table
 
 
-def _apply_in(conn, table: LiveTable, job: Word) -> Applied | _Said:
+def _apply_in(conn, table: LiveTable, job: Word, now: datetime) -> Applied | _Said:
     """Check ``job`` and apply it in the open transaction ``conn``; the caller holds the table's lock.
 
     Core statements on the connection, no ORM objects: this is the hot path of every
@@ -287,7 +287,6 @@ def _apply_in(conn, table: LiveTable, job: Word) -> Applied | _Said:
         raise Invalid(
             f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}", code="illegal_action", legal=legal
         )
-    now = utcnow()
     deal_before = engine.deal_index
     to_act_before = list(table.latest.to_act) if table.history else []
     table.apply_quietly(seat, word)

@@ -15,6 +15,7 @@ from app import gcpauses
 from app.analysis.router import router as analysis_router
 from app.bots.runner import BotRunner
 from app.club import Club
+from app.clock import Clock
 from app.config import Settings, get_settings
 from app.members import passwords
 from app.members.router import router as members_router
@@ -31,11 +32,11 @@ log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     if settings.argon2_time_cost and settings.argon2_memory_kib:
         passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
-    club = Club.from_settings(settings)
+    club = Club.from_settings(settings, clock)
     start_word_writer(club)
     ratings.subscribe(club)  # rates parties as they end, off the word path
 
