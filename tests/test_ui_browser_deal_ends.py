@@ -112,6 +112,10 @@ def test_makk_names_each_payer_and_the_reason(page, server):  # noqa: F811
     assert "J♣" in jack and "preko puta" in jack
     assert "Banka +30" in page.inner_text(f"{box} .de-points")
     assert page.inner_text(f"{box} h3").startswith("Prethodno deljenje: Deljenje 7 · Makk")
+    # item 3: the current contract's hint under its name, the rules link to its section
+    page.wait_for_function("() => Klub.table.view.deal.contract === 'domino'")
+    assert "prvi bez karata nosi banku" in page.inner_text("#table-info .contract-hint")
+    assert page.get_attribute(".table-links a[href^='/rules/']", "href") == "/rules/lorum?lang=sr-Latn#ugovor-domino"
     shot(page, "makk-deal-end")
 
 

@@ -140,6 +140,12 @@ JS_STRINGS = [
     N_("{card} ended the deal with the first card's rank: everything is doubled"),
     N_("{name} bet {bet}, got {count}: came true"), N_("{name} bet {bet}, got {count}: did not come true"),
     N_("won the trick"), N_("did not win the trick"),
+    # the Libyan bet prompt: its unit and stakes (lora.js, the view's bet_terms)
+    N_("How many hearts will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("How many queens will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("How many tricks will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("How many times will you say dalje? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("Will you take trick {n}? Right: {win}, wrong: {lose}; kontra doubles, rekontra doubles again"),
     # the replay's analysis of a deal
     N_("Analysis"), N_("Computing…"), N_("Try again"), N_("Player"), N_("Played"), N_("Best"), N_("Points lost"),
     N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),

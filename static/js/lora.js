@@ -78,6 +78,20 @@
     return text;
   }
 
+  /* The bet prompt's unit and stakes (the view's bet_terms): "how many hearts: exactly -10, otherwise +10". */
+  const BET_ASKS = {
+    hearts: "How many hearts will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    queens: "How many queens will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    tricks: "How many tricks will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    dalje: "How many times will you say dalje? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    trick: "Will you take trick {n}? Right: {win}, wrong: {lose}; kontra doubles, rekontra doubles again",
+  };
+  function betTerms(deal) {
+    const t = deal.bet_terms;
+    if (!t || !BET_ASKS[t.unit]) return null;
+    return K.el("p.bet-terms", { text: K.T(BET_ASKS[t.unit], { win: `−${t.stake}`, lose: `+${t.stake}`, n: t.trick }) });
+  }
+
   /* House rules' words: the contract its first player chooses (ugovor), a prediction
      (prognoza 0-8), in a blind deal the top card, turned without being seen; Libyan bets
      and their answers, and the dealer's card for the kitty. */
@@ -91,7 +105,7 @@
     const kitty = ctl.legal.filter((w) => w.startsWith("kitty "));
     const blind = deal.blind && ctl.legal.length === 1 && /^[789TJQKA][SDHC]$/.test(ctl.legal[0]) ? ctl.legal[0] : null;
     if (bets.length) {
-      ui.controls.append(K.el("p.house-ask", { text: K.T("Your bet on this deal") }),
+      ui.controls.append(K.el("p.house-ask", { text: K.T("Your bet on this deal") }), betTerms(deal),
         K.el("div.words.house-words.bet-words", null, ...bets.map((w) => button(w, w === "ne kladim" ? K.T("no bet") : w.slice(7)))));
     } else if (answers.length) {
       const open = (deal.bets || []).map((b, s) => [b, s]).filter(([b]) => b && b.word && b.word !== "ne kladim");
@@ -290,11 +304,12 @@
       K.clear(ui.info);
       if (deal) {
         ui.info.append(
-          K.el("span.contract-name", { text: G.title(deal) }),
+          K.el("span.contract-name", { text: G.title(deal) }), K.sheets.hint(deal.contract),
           // a void deal dealt again keeps its number (Libyan Lora): the schedule's slot
           K.el("span.deal-no", { text: K.T("Deal {n} of {m}", { n: (deal.slot ?? deal.index) + 1, m: v.deals_total || 28 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[deal.dealer]}` }));
       }
+      K.sheets.linkRules(deal ? deal.contract : null);
       if (G.bank) {
         const bank = deal && !v.finished ? deal.bank : v.result.bank;
         ui.info.append(K.el("span.bank", { id: "bank", title: K.T("Bank") }, `${K.T("Bank")}: `, K.el("b", { text: String(bank) })));

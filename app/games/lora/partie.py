@@ -25,6 +25,7 @@ from app.games.lora.contracts import (
     first_player_of,
 )
 from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
+from app.games.lora.bets import BET_POINTS, BET_UNITS
 from app.games.lora.deal_end import lora_reasons
 from app.games.lora.house import HouseTable
 from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal
@@ -371,6 +372,9 @@ class LoraPartie(EngineBase):
                 out["hand"] = []  # face down: he sees only how many are left (hand_sizes)
         if isinstance(deal, Bets) and deal.bets is not None:
             out["bets"] = deal.bets.view()
+            # The prompt's unit and stakes: a true bet -stake, a false one +stake; kontra x2, rekontra x4.
+            out["bet_terms"] = {"unit": BET_UNITS[deal.code], "stake": BET_POINTS,
+                                "trick": deal.rule.stop_after or None}
         if deal.pile_key is not None:
             out["kitty"] = kitty_view(deal, seat)  # None while face down
             out["kitty_size"] = len(deal.pile) if not isinstance(deal, LibyanLayoutDeal) else deal.kitty.bit_count()
