@@ -95,3 +95,28 @@ def replayed(db: Database, partie_id: int):
         p = s.get(Partie, partie_id)
         words = [(a.seat, a.word) for a in s.scalars(select(Action).where(Action.partie_id == partie_id).order_by(Action.seq))]
         return engine_of(p.game, p.settings, p.seed, words)
+
+
+def store_running(db: Database, game: str, seats: list[Seat], words: list[tuple[int, str]], seed: str, *,
+                  settings: dict | None = None) -> int:
+    """A running partie of ``game`` dealt from ``seed`` whose log is ``words`` (as a table
+    that has played them leaves it); its id. The table rebuilds its engine from them."""
+    settings = engine_class(game).normalize_settings(settings or {})
+    names = [s.member for s in seats if s.member]
+    ids = dict(zip(names, member_ids(db, *names)))
+    with db.write() as s:
+        rows = [
+            PartieSeat(seat=i, kind="member", member_id=ids[seat.member], answer="accepted") if seat.member
+            else PartieSeat(seat=i, kind="bot", bot=seat.bot, answer="accepted")
+            for i, seat in enumerate(seats)
+        ]
+        partie = Partie(game=game, settings=settings, status="running", proposer_id=ids[names[0]], seed=seed,
+                        version=len(words), seats=rows, created_at=T0, started_at=T0)
+        s.add(partie)
+        s.flush()
+        if words:
+            s.execute(insert(Action), [
+                {"partie_id": partie.id, "seq": i, "seat": seat, "word": word, "source": "member", "created_at": T0}
+                for i, (seat, word) in enumerate(words, 1)
+            ])
+        return partie.id

@@ -244,6 +244,10 @@ class LeakCheck:
             if view["last_deal"].get("deal_index", deal_index) < deal_index:
                 # The deal before, shown face up once it ended: the rules reveal it.
                 rest["view"] = {k: v for k, v in view.items() if k != "last_deal"}
+        view = rest.get("view")
+        if isinstance(view, dict) and isinstance(view.get("deal_ends"), list):
+            # The ends of earlier deals name the cards played in them (tests/test_deal_ends.py).
+            rest["view"] = {**view, "deal_ends": [e for e in view["deal_ends"] if e.get("index", deal_index) >= deal_index]}
         leaked = cards_in(rest) & self.hidden(seat, version, deal_index)
         if "action" in frame:
             actor, word = frame["action"]["seat"], frame["action"]["word"]

@@ -156,6 +156,9 @@ class GameDescriptor:
     # Settings whose presence makes a partie one of house rules rather than the Club's own
     # (the archive's filter); a game without them is always played by the Club's rules.
     house_keys: tuple[str, ...] = ()
+    # Each contract of a partie with these settings, as its views name it (a number as a
+    # string, or a code) -> (a one-line scoring hint, the id of its section on the rules page).
+    contract_help: Callable[[Mapping[str, Any]], Mapping[str, tuple[Text, str]]] = lambda settings: {}
 
     def __post_init__(self) -> None:
         if not self.bots:
@@ -202,11 +205,19 @@ class GameDescriptor:
         """The whole ended deal (None: this game does not show ended deals)."""
         return cast(ShowsDeals, engine).shown_deal(deal_index) if self.shows_deals else None
 
-    def page_data(self, lang: str | None) -> dict[str, Any]:
-        """What the game's scripts read from the page (``#klub-game``)."""
-        return {"code": self.code, "name": self.name(lang), "seats": self.seats,
-                "contracts": [c(lang) for c in self.contracts],
-                "contract_names": {code: name(lang) for code, name in self.contract_names.items()}}
+    def page_data(self, lang: str | None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What the game's scripts read from the page (``#klub-game``); with a partie's
+        ``settings``, each of its contracts' hint and rules section (``contract_help``)."""
+        data: dict[str, Any] = {
+            "code": self.code, "name": self.name(lang), "seats": self.seats,
+            "contracts": [c(lang) for c in self.contracts],
+            "contract_names": {code: name(lang) for code, name in self.contract_names.items()},
+            "rules_url": f"/rules/{self.code}",
+        }
+        if settings is not None:
+            data["contract_help"] = {key: {"hint": hint(lang), "anchor": anchor}
+                                     for key, (hint, anchor) in self.contract_help(settings).items()}
+        return data
 
 
 __all__ = ["CHOICE", "FLAG", "SUBSET", "Choice", "GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "rules_pages", "same_word", "texts"]

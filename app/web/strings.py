@@ -129,6 +129,23 @@ JS_STRINGS = [
     N_("Bet"), N_("no bet"), N_("Your bet on this deal"), N_("Answer the bet"), N_("Kitty"),
     N_("Play for the kitty"), N_("The kitty has no card to play: dalje"), N_("void"), N_("void: dealt again"),
     N_("Stock"),
+    # why a deal ended (lora.js, the view's deal_ends)
+    N_("The previous deal"), N_("{name} took {card}"), N_("{name} took the last trick"),
+    N_("{name} sits opposite {taker}, who took {card}"), N_("{name}'s {card} brought the pile to {total}"),
+    N_("{name} was the first out of cards"), N_("{name} took them all: each of the others pays him"),
+    N_("Clean, sharing the pot: {names}"), N_("Nobody stayed clean: the pot goes to the bank"),
+    N_("Void: {card} lay in the kitty; the deal is dealt again"),
+    N_("Void: no two players took {n} tricks each; the deal is dealt again"),
+    N_("The third void deal in a row: the dealer {name} gets {amount}"),
+    N_("{card} ended the deal with the first card's rank: everything is doubled"),
+    N_("{name} bet {bet}, got {count}: came true"), N_("{name} bet {bet}, got {count}: did not come true"),
+    N_("won the trick"), N_("did not win the trick"),
+    # the Libyan bet prompt: its unit and stakes (lora.js, the view's bet_terms)
+    N_("How many hearts will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("How many queens will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("How many tricks will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("How many times will you say dalje? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
+    N_("Will you take trick {n}? Right: {win}, wrong: {lose}; kontra doubles, rekontra doubles again"),
     # the replay's analysis of a deal
     N_("Analysis"), N_("Computing…"), N_("Try again"), N_("Player"), N_("Played"), N_("Best"), N_("Points lost"),
     N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),

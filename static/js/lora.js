@@ -51,7 +51,9 @@
   function pile(ctl, deal) {
     const box = K.el("div.layout.pile", { role: "group", "aria-label": "101" });
     box.append(K.el("p.layout-start.total", null, K.T("Total") + ": ", K.el("b", { id: "pile-total", text: String(deal.total) }), " / 101"));
-    box.append(K.el("div.layout-row", null, playedRow(ctl, deal.pile.slice(-8))));
+    const row = playedRow(ctl, deal.pile.slice(-8));
+    if (deal.ended && row.lastChild) row.lastChild.classList.add("just"); // the card that reached 101
+    box.append(K.el("div.layout-row", null, row));
     box.append(K.el("p.muted", { text: `${K.T("Stock")}: ${deal.stock_size}` }));
     return box;
   }
@@ -76,6 +78,20 @@
     return text;
   }
 
+  /* The bet prompt's unit and stakes (the view's bet_terms): "how many hearts: exactly -10, otherwise +10". */
+  const BET_ASKS = {
+    hearts: "How many hearts will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    queens: "How many queens will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    tricks: "How many tricks will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    dalje: "How many times will you say dalje? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
+    trick: "Will you take trick {n}? Right: {win}, wrong: {lose}; kontra doubles, rekontra doubles again",
+  };
+  function betTerms(deal) {
+    const t = deal.bet_terms;
+    if (!t || !BET_ASKS[t.unit]) return null;
+    return K.el("p.bet-terms", { text: K.T(BET_ASKS[t.unit], { win: `−${t.stake}`, lose: `+${t.stake}`, n: t.trick }) });
+  }
+
   /* House rules' words: the contract its first player chooses (ugovor), a prediction
      (prognoza 0-8), in a blind deal the top card, turned without being seen; Libyan bets
      and their answers, and the dealer's card for the kitty. */
@@ -89,7 +105,7 @@
     const kitty = ctl.legal.filter((w) => w.startsWith("kitty "));
     const blind = deal.blind && ctl.legal.length === 1 && /^[789TJQKA][SDHC]$/.test(ctl.legal[0]) ? ctl.legal[0] : null;
     if (bets.length) {
-      ui.controls.append(K.el("p.house-ask", { text: K.T("Your bet on this deal") }),
+      ui.controls.append(K.el("p.house-ask", { text: K.T("Your bet on this deal") }), betTerms(deal),
         K.el("div.words.house-words.bet-words", null, ...bets.map((w) => button(w, w === "ne kladim" ? K.T("no bet") : w.slice(7)))));
     } else if (answers.length) {
       const open = (deal.bets || []).map((b, s) => [b, s]).filter(([b]) => b && b.word && b.word !== "ne kladim");
@@ -122,6 +138,92 @@
   function prediction(deal, s) {
     const said = deal.predictions && deal.predictions[s];
     return said === null || said === undefined ? null : K.el("span.chip.prediction", { title: K.T("Prediction") }, `${K.T("Prediction")}: ${said}`);
+  }
+
+  /* -- why a deal ended as it did: the view's deal_ends (app/games/lora/deal_end.py) -- */
+
+  const short = (c) => `${C().rankLabel(c)}${C().SYMBOL[c[1]]}`;
+  const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
+
+  /* One reason as a sentence of the page's language. */
+  function reasonText(r, names) {
+    const name = (s) => names[s] || `#${s + 1}`;
+    const amount = r.amount !== undefined && r.amount !== null ? ` (${signed(r.amount)})` : "";
+    switch (r.code) {
+      case "makk_king": case "king_of_hearts":
+        return K.T("{name} took {card}", { name: name(r.seat), card: short(r.card) }) + amount;
+      case "makk_last_trick":
+        return K.T("{name} took the last trick", { name: name(r.seat) }) + amount;
+      case "makk_opposite_jack":
+        return K.T("{name} sits opposite {taker}, who took {card}", { name: name(r.seat), taker: name(r.taker), card: short(r.card) }) + amount;
+      case "sto_jedan":
+        return K.T("{name}'s {card} brought the pile to {total}", { name: name(r.seat), card: short(r.card), total: r.total }) + amount;
+      case "out_first":
+        return K.T("{name} was the first out of cards", { name: name(r.seat) });
+      case "collected_all":
+        return K.T("{name} took them all: each of the others pays him", { name: name(r.seat) });
+      case "clean":
+        return K.T("Clean, sharing the pot: {names}", { names: r.seats.map(name).join(", ") });
+      case "nobody_clean":
+        return K.T("Nobody stayed clean: the pot goes to the bank");
+      case "void_kitty":
+        return K.T("Void: {card} lay in the kitty; the deal is dealt again", { card: short(r.card) });
+      case "void_no_pair":
+        return K.T("Void: no two players took {n} tricks each; the deal is dealt again", { n: r.tricks });
+      case "third_void":
+        return K.T("The third void deal in a row: the dealer {name} gets {amount}", { name: name(r.seat), amount: signed(r.amount) });
+      case "doubled":
+        return K.T("{card} ended the deal with the first card's rank: everything is doubled", { card: short(r.card) });
+      case "bet": {
+        const said = r.word.slice(7);
+        const got = said === "da" || said === "ne" ? (r.count ? K.T("won the trick") : K.T("did not win the trick")) : String(r.count);
+        let text = K.T(r.came_true ? "{name} bet {bet}, got {count}: came true" : "{name} bet {bet}, got {count}: did not come true",
+          { name: name(r.seat), bet: said, count: got }) + amount;
+        if (r.kontra_by !== null && r.kontra_by !== undefined) {
+          text += ` · ${K.T("kontra")} ${name(r.kontra_by)} (${signed(-r.amount)})`;
+          if (r.rekontra) text += ` · ${K.T("rekontra")}`;
+        }
+        return text;
+      }
+      default:
+        return r.code;
+    }
+  }
+
+  /* An ended deal: its number and contract, each reason, 101's pile, what each got. */
+  function dealEndBox(ctl, end, names, heading) {
+    const no = (end.slot ?? end.index) + 1;
+    const title = typeof end.contract === "string" ? K.sheets.named(end.contract, (ctl && ctl.settings) || {})
+      : K.sheets.contract(end.contract - 1);
+    const box = K.el("div.deal-end", { dataset: { deal: String(end.index), contract: String(end.contract), void: end.void ? "1" : "" } });
+    box.append(K.el(heading ? "h3" : "p.de-title", { text: `${heading ? heading + ": " : ""}${K.T("Deal {n}", { n: no })} · ${title}${end.void ? ` (${K.T("void")})` : ""}` }));
+    if (end.pile) {
+      const row = K.el("div.layout-row.de-pile");
+      end.pile.slice(-8).forEach(([s, c], i, all) => row.append(C().card(c, { small: true, cls: i === all.length - 1 ? "just" : null })));
+      box.append(row, K.el("p.de-total", null, K.T("Total") + ": ", K.el("b", { text: String(end.total) }), " / 101"));
+    }
+    if (end.reasons.length) {
+      const list = K.el("ul.de-reasons");
+      end.reasons.forEach((r) => list.append(K.el("li", { dataset: { code: r.code, seat: r.seat !== undefined ? String(r.seat) : null } }, reasonText(r, names))));
+      box.append(list);
+    }
+    let pts = (end.transfers || end.points).map((x, s) => `${names[s]} ${signed(x)}`).join(" · ");
+    if (end.bank) pts += ` · ${K.T("Bank")} ${signed(end.bank)}`;
+    box.append(K.el("p.de-points", { text: pts }));
+    return box;
+  }
+
+  /* The side panel: the last deal's end (and a void deal's before it) until the next one ends. */
+  let lastEndKey = "";
+  function paintDealEnds(ctl, ui, v, names) {
+    const ends = v.deal_ends || [];
+    const key = JSON.stringify([ends.map((e) => e.index), names]);
+    if (key === lastEndKey) return;
+    lastEndKey = key;
+    K.clear(ui.lastDeal);
+    ui.lastDeal.classList.add("deal-ends");
+    ui.lastDeal.hidden = !ends.length;
+    ends.forEach((e, i) => ui.lastDeal.append(dealEndBox(ctl, e, names, i === 0 ? K.T("The previous deal") : null)));
   }
 
   /* The game's own parts: Lora's are the defaults. */
@@ -202,11 +304,12 @@
       K.clear(ui.info);
       if (deal) {
         ui.info.append(
-          K.el("span.contract-name", { text: G.title(deal) }),
+          K.el("span.contract-name", { text: G.title(deal) }), K.sheets.hint(deal.contract),
           // a void deal dealt again keeps its number (Libyan Lora): the schedule's slot
           K.el("span.deal-no", { text: K.T("Deal {n} of {m}", { n: (deal.slot ?? deal.index) + 1, m: v.deals_total || 28 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[deal.dealer]}` }));
       }
+      K.sheets.linkRules(deal ? deal.contract : null);
       if (G.bank) {
         const bank = deal && !v.finished ? deal.bank : v.result.bank;
         ui.info.append(K.el("span.bank", { id: "bank", title: K.T("Bank") }, `${K.T("Bank")}: `, K.el("b", { text: String(bank) })));
@@ -238,6 +341,11 @@
         } else if (d.chain) {
           d.chain = d.chain.concat([last]);
           ui.center.append(kvart(ctl, d));
+        } else if (d.pile) { // 101: the pile stays in view with the card that reached 101
+          d.pile = d.pile.concat([last]);
+          const end = ((p.after || v).deal_ends || []).find((e) => e.index === d.index);
+          if (end) d.total = end.total;
+          ui.center.append(pile(ctl, d));
         }
       } else if (deal && G.isLayout(deal.contract)) {
         ui.center.append(layout(ctl, deal));
@@ -252,15 +360,15 @@
       }
       if (deal && deal.kitty_size !== undefined && !v.finished && !(deal.kitty && !deal.kitty.length)) ui.center.append(kittyBox(deal));
       if (p && p.dealEnded) {
-        const after = (p.after || v).result; // the ended deal is drawn until its end has been seen
-        const last = after.deals[after.deals.length - 1];
-        if (last) {
-          let pts = G.dealPoints(last).map((x, s) => `${names[s]} ${x > 0 ? "+" : ""}${x}`).join(" · ");
-          if (last.bank) pts += ` · ${K.T("Bank")} ${last.bank > 0 ? "+" : ""}${last.bank}`;
-          if (last.void) pts = `${K.T("void: dealt again")} · ${pts}`;
-          ui.center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", pts));
+        // the ended deal is drawn until its end has been seen; each deal that ended with
+        // this move (a void one dealt again at once too) says why, under its own name
+        const ends = (p.after || v).deal_ends || [];
+        if (ends.length) {
+          ui.center.append(K.el("div.deal-over", null, K.el("b", { text: K.T("The deal is over") }),
+            ...ends.map((e) => dealEndBox(ctl, e, names, null))));
         }
       }
+      paintDealEnds(ctl, ui, v, names);
       // my hand
       K.clear(ui.controls);
       if (ctl.seat !== null && deal && !v.finished) {

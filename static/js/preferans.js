@@ -234,11 +234,12 @@
       const p = ctl.pausing;
       // info line: hand, dealer, contract and trump always visible
       K.clear(ui.info);
+      K.sheets.linkRules(h && h.contract ? h.contract.label : null);
       if (h && !v.finished) {
         ui.info.append(K.el("span.deal-no", { text: K.T("Hand {n}", { n: h.deal_index + 1 }) }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[h.dealer]}` }));
         if (h.contract) {
-          ui.info.append(contractLabel(h.contract),
+          ui.info.append(contractLabel(h.contract), K.sheets.hint(h.contract.label),
             K.el("span.declarer-line", { text: `${K.T("declarer")}: ${names[h.declarer]}` }));
           const f = h.follow;
           if (f && f.kontra_by !== null && f.kontra_by !== undefined) {

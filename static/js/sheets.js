@@ -16,6 +16,21 @@
       : code === "sesti" && settings && settings.igraca === 3 ? "sesti3" : code;
     return names[key] || String(code);
   };
+  /* A contract's one-line scoring hint and its section of the rules page, as the views name
+     it (a number or a code; the descriptor's contract_help for this partie's settings). */
+  S.help = (key) => (key === null || key === undefined ? null : (K.game.contract_help || {})[String(key)] || null);
+  /* The hint under the contract's name (null: none). */
+  S.hint = (key) => {
+    const h = S.help(key);
+    return h ? K.el("span.contract-hint", { text: h.hint }) : null;
+  };
+  /* The table's rules link opens the current contract's section, in the page's language. */
+  S.linkRules = (key) => {
+    const a = document.querySelector(".table-links a[href^='/rules/']");
+    if (!a || !K.game.rules_url) return;
+    const h = S.help(key);
+    a.href = `${K.game.rules_url}?lang=${encodeURIComponent(K.lang)}${h ? "#" + h.anchor : ""}`;
+  };
   /* The rows of a deal-by-deal sheet: [dealer, contract name] per deal. The Club's Lora: 28
      deals, seven per dealer; house rules: the view's schedule, played deals by their code. */
   S.plan = (view) => {

@@ -18,6 +18,10 @@ KLADIM, NE_KLADIM = "kladim", "ne kladim"
 KONTRA, REKONTRA, MOZE = "kontra", "rekontra", "moze"
 DA, NE = "da", "ne"
 BET_POINTS = 10
+# What a bet counts in each Libyan contract (the bet prompt names it): ``trick`` is the
+# yes/no bet on the 6th (three players: 8th) trick.
+BET_UNITS = {"herc": "hearts", "dame": "queens", "stihovi": "tricks", "dvojica": "tricks", "lora": "dalje",
+             "sesti": "trick"}
 
 
 @dataclass

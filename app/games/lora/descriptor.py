@@ -16,6 +16,7 @@ from app.games.descriptor import (
     texts,
 )
 from app.games.cards import names_of
+from app.games.lora.help import contract_help
 from app.games.lora.partie import LoraPartie
 from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES, LIBIJSKA
 
@@ -106,5 +107,5 @@ DESCRIPTOR = GameDescriptor(
     rules_title=Text("Pravila lore", "Rules of Lora"),
     contracts=CONTRACTS, contract_names=CONTRACT_NAMES, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
-    replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up,
+    replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up, contract_help=contract_help,
 )

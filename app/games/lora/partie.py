@@ -25,6 +25,8 @@ from app.games.lora.contracts import (
     first_player_of,
 )
 from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
+from app.games.lora.bets import BET_POINTS, BET_UNITS
+from app.games.lora.deal_end import lora_reasons
 from app.games.lora.house import HouseTable
 from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal
 from app.games.lora.libijska import Bets, LibyanLayoutDeal, kitty_view
@@ -279,7 +281,43 @@ class LoraPartie(EngineBase):
         if deal is not None:
             k = self.deal_index
             view["deal"] = self._deal_view(deal, k, seat)
+        view["deal_ends"] = self.deal_ends()
         return view
+
+    # -- why the last deal ended as it did ---------------------------------------
+
+    def deal_ends(self) -> list[dict[str, Any]]:
+        """The end of the last ended deal, and before it the deal whose end came with the
+        same move when that one was voided at once by its kitty (V15): oldest first."""
+        last = len(self.points) - 1
+        if last < 0:
+            return []
+        ends = [last]
+        while ends[0] > 0 and self.voids[ends[0]] and not self.actions[ends[0]]:
+            ends.insert(0, ends[0] - 1)
+        return [self.deal_end(k) for k in ends]
+
+    def deal_end(self, k: int) -> dict[str, Any]:
+        """Ended deal ``k``: its contract, points and the reasons (:mod:`app.games.lora.deal_end`)."""
+        deal = self.deals[k]
+        house = self.house
+        reasons = self.end_reasons(deal)
+        points = list(self.points[k])
+        if self.voids[k] and any(points):  # the third void in a row: the dealer pays (V10, V11)
+            dealer = points.index(max(points))
+            reasons.append({"code": "third_void", "seat": dealer, "amount": points[dealer]})
+        return {
+            "index": k,
+            "slot": deal.slot,
+            "contract": self.contract_label(k),
+            "contract_title": deal.contract.title if house is None else self._title(deal),
+            "points": points,
+            "void": self.voids[k],
+            "reasons": reasons,
+        }
+
+    def end_reasons(self, deal: Deal) -> list[dict[str, Any]]:
+        return lora_reasons(deal)
 
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
         house = self.house
@@ -334,6 +372,9 @@ class LoraPartie(EngineBase):
                 out["hand"] = []  # face down: he sees only how many are left (hand_sizes)
         if isinstance(deal, Bets) and deal.bets is not None:
             out["bets"] = deal.bets.view()
+            # The prompt's unit and stakes: a true bet -stake, a false one +stake; kontra x2, rekontra x4.
+            out["bet_terms"] = {"unit": BET_UNITS[deal.code], "stake": BET_POINTS,
+                                "trick": deal.rule.stop_after or None}
         if deal.pile_key is not None:
             out["kitty"] = kitty_view(deal, seat)  # None while face down
             out["kitty_size"] = len(deal.pile) if not isinstance(deal, LibyanLayoutDeal) else deal.kitty.bit_count()

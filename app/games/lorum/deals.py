@@ -65,6 +65,19 @@ def emptied_hand_payments(winner: int, hands: list[int]) -> list[int]:
     return [sum(left) if s == winner else -left[s] for s in range(N_SEATS)]
 
 
+# Hearts, Obers, No tricks: what the clean player(s) receive (section 04).
+CLEAN_POTS = {LorumContract.HEARTS: 8, LorumContract.OBERS: 10, LorumContract.NO_TRICKS: 8}
+
+
+def deal_units(deal: TrickDeal) -> list[int]:
+    """Hearts, Obers, No tricks: each seat's units (hearts, ober values, tricks taken)."""
+    if deal.contract is LorumContract.HEARTS:
+        return [(t & SUIT_MASKS[HEARTS]).bit_count() for t in deal.taken]
+    if deal.contract is LorumContract.OBERS:
+        return [sum(v for c, v in OBER_VALUES.items() if (t >> c) & 1) for t in deal.taken]
+    return list(deal.trick_counts)
+
+
 class LorumTrickDeal(TrickDeal):
     """Hearts, Obers, No tricks and the Hairy monkey."""
 
@@ -83,14 +96,8 @@ class LorumTrickDeal(TrickDeal):
         self.ended = True
         self.turn = -1
         contract = self.contract
-        if contract is LorumContract.HEARTS:
-            units = [(t & SUIT_MASKS[HEARTS]).bit_count() for t in self.taken]
-            self.transfers, self.bank_delta = clean_player_payments(units, 8)
-        elif contract is LorumContract.OBERS:
-            units = [sum(v for c, v in OBER_VALUES.items() if (t >> c) & 1) for t in self.taken]
-            self.transfers, self.bank_delta = clean_player_payments(units, 10)
-        elif contract is LorumContract.NO_TRICKS:
-            self.transfers, self.bank_delta = clean_player_payments(list(self.trick_counts), 8)
+        if contract in CLEAN_POTS:
+            self.transfers, self.bank_delta = clean_player_payments(deal_units(self), CLEAN_POTS[contract])
         else:
             self.transfers = [
                 -HAIRY_MONKEY_PAYMENT if (t >> KING_OF_HEARTS) & 1 else 0 for t in self.taken

@@ -8,6 +8,7 @@ from app.games.descriptor import FLAG, SettingField, Text, public_part, rules_pa
 from app.games.lora.descriptor import DESCRIPTOR as LORA
 from app.games.lora.descriptor import REPLAY_KEYS
 from app.games.lorum.contracts import LorumContract
+from app.games.lorum.help import contract_help
 from app.games.lorum.partie import LorumPartie
 
 # The bank, Kvart's chains, the Fast train, Domino's passes and 101's pile besides Lora's table.
@@ -43,5 +44,5 @@ DESCRIPTOR = replace(
     rules=rules_pages("lorum"), rules_title=Text("Pravila Loruma", "Rules of Lórum"),
     quick_start=None, quick_suits="", replay_table=public_part("deal", LORUM_REPLAY_KEYS),
     house_keys=("sto_jedan", "makk"),  # the article's two extra contracts
-    analysis_unit="chips",
+    analysis_unit="chips", contract_help=contract_help,
 )

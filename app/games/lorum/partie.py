@@ -17,10 +17,16 @@ from app.games.lora.partie import LoraPartie
 from app.games.lora.variants import LIVE_KEYS
 from app.games.lorum.contracts import N_SEATS, LorumContract, order_of
 from app.games.lorum.deals import (
+    JACK_OF_CLUBS,
+    KING_OF_HEARTS,
+    MAKK_PAYMENT,
     STO_JEDAN_HAND,
     DominoDeal,
     FastTrainDeal,
     KvartDeal,
+    LorumTrickDeal,
+    deal_units,
+    MakkDeal,
     StoJedanDeal,
     new_lorum_deal,
 )
@@ -128,6 +134,56 @@ class LorumPartie(LoraPartie):
         if self.extras:  # the sheet's rows: each deal's dealer and contract code
             view["schedule"] = [[self.dealer_at(k), self.contract_at(k).code] for k in range(self.n_deals)]
         return view
+
+    def deal_end(self, k: int) -> dict[str, Any]:
+        out = super().deal_end(k)
+        out["transfers"] = out["points"]
+        out["bank"] = self.bank_deltas[k]
+        deal = self.deals[k]
+        if isinstance(deal, StoJedanDeal):  # the pile stays in view: every card of it was played
+            out["pile"] = [[s, CARD_NAMES[c]] for s, c in deal.discards]
+            out["total"] = deal.total
+        return out
+
+    def end_reasons(self, deal: Deal) -> list[dict[str, Any]]:
+        """Why Lórum's deal paid what it did (rulings "Lórum deal ends"):
+
+        - ``makk_king`` / ``makk_last_trick`` / ``makk_opposite_jack`` (``seat``, ``amount``;
+          ``card``; the last trick's ``trick``; the J♣'s ``taker``): makk's three payers (V14);
+        - ``sto_jedan`` (``seat``, ``card``, ``total``, ``amount``): the card that reached 101;
+        - ``king_of_hearts`` (``seat``, ``card``, ``amount``): the Hairy monkey's payer;
+        - ``out_first`` (``seat``): the first empty hand (Kvart, Fast train, Domino);
+        - ``clean`` (``seats``) / ``collected_all`` (``seat``) / ``nobody_clean``: Hearts,
+          Obers, No tricks: who stayed clean and shares the pot, who took everything, or
+          the pot to the bank.
+        """
+        if isinstance(deal, MakkDeal):
+            king, last, opposite = deal.payers()
+            jack = (opposite + 2) % N_SEATS
+            return [
+                {"code": "makk_king", "seat": king, "card": CARD_NAMES[KING_OF_HEARTS], "amount": -MAKK_PAYMENT},
+                {"code": "makk_last_trick", "seat": last, "trick": len(deal.tricks), "amount": -MAKK_PAYMENT},
+                {"code": "makk_opposite_jack", "seat": opposite, "taker": jack, "card": CARD_NAMES[JACK_OF_CLUBS],
+                 "amount": -MAKK_PAYMENT},
+            ]
+        if isinstance(deal, StoJedanDeal):
+            seat, c = deal.discards[-1]
+            return [{"code": "sto_jedan", "seat": seat, "card": CARD_NAMES[c], "total": deal.total,
+                     "amount": deal.transfers[seat]}]
+        if isinstance(deal, (KvartDeal, FastTrainDeal, DominoDeal)):
+            return [{"code": "out_first", "seat": deal.transfers.index(max(deal.transfers))}]
+        if isinstance(deal, LorumTrickDeal):
+            if deal.contract is LorumContract.HAIRY_MONKEY:
+                seat = next(s for s in range(N_SEATS) if (deal.taken[s] >> KING_OF_HEARTS) & 1)
+                return [{"code": "king_of_hearts", "seat": seat, "card": CARD_NAMES[KING_OF_HEARTS],
+                         "amount": deal.transfers[seat]}]
+            units = deal_units(deal)
+            takers = [s for s in range(N_SEATS) if units[s]]
+            if len(takers) == 1:
+                return [{"code": "collected_all", "seat": takers[0]}]
+            clean = [s for s in range(N_SEATS) if not units[s]]
+            return [{"code": "clean", "seats": clean}] if clean else [{"code": "nobody_clean"}]
+        return []
 
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
         out = super()._deal_view(deal, k, seat)

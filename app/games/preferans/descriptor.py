@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.descriptor import GameDescriptor, SettingField, Text, hands_in_views, public_part, rules_pages, texts
+from app.games.preferans.help import contract_help
 from app.games.preferans.partie import PreferansPartie
 from app.games.preferans.settings import BULE_CHOICES, DEFAULT_BULE, DEFAULT_REFE, MAX_REFE
 
@@ -41,5 +42,6 @@ DESCRIPTOR = GameDescriptor(
     quick_start=Text("Preferans protiv dva računara", "Preferans against two computer players"), quick_suits="♣♦",
     public_word=public_word, replay_table=replay_table, replay_hands=hands_in_views("hand", "cards"),
     keeps_papir=True, shows_deals=True,
+    contract_help=contract_help,
     analysis=True, analysis_unit="tricks",  # the cards played, valued in the declarer's tricks
 )
