@@ -56,6 +56,22 @@ class LoginSession(Base):
     member: Mapped[Member] = relationship(lazy="joined")
 
 
+class PasswordReset(Base):
+    """A one-time link an admin made for a member who forgot his password: the row keeps
+    the SHA-256 of the link's token (the token itself is shown to the admin once)."""
+
+    __tablename__ = "password_resets"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("members.id", ondelete="SET NULL"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    member: Mapped[Member] = relationship(lazy="select", foreign_keys=[member_id])
+
+
 class Partie(Base):
     __tablename__ = "parties"
 

@@ -10,6 +10,8 @@ from app.web.i18n import N_, gettext_for
 
 # The password rule (app/members/passwords.py), as the register form states it before.
 PASSWORD_RULE = N_("A password has {min} to {max} characters and is not one of the most common passwords.")
+# The name rule (app/members/service.py's NAME_PATTERN), as the register form states it before.
+NAME_RULE = N_("A name has 3 to 32 letters, digits, '.', '_' or '-'.")
 # The numbers the texts name: {min} and {max} are the password rule's.
 TEXT_VALUES = {"min": passwords.MIN_LENGTH, "max": passwords.MAX_LENGTH}
 
@@ -38,6 +40,13 @@ ERROR_TEXTS = {
     "same_member": N_("Choose another member to compare with."),
     "not_finished": N_("A revanš can be asked for once the partie is over."),
     "not_a_player": N_("Only a player of this partie may ask for a revanš."),
+    "admin_only": N_("Only an admin may do that."),
+    "invalid_reset_link": N_("This password reset link is not valid, or it was used already."),
+    "reset_link_expired": N_("This password reset link has expired; ask an admin for a new one."),
+    "other_members": N_("Other members play at this table: leave it instead, a computer player takes your seat."),
+    "not_running": N_("This partie is not being played."),
+    "already_left": N_("A computer player already plays your seat."),
+    "not_at_table": N_("You do not play at this table."),
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
