@@ -81,7 +81,7 @@ NOTICE_STRINGS = [
 JS_STRINGS = [
     N_("Your turn"), N_("Reconnecting…"), N_("Waiting for the players"), N_("No deals yet."),
     N_("dealer"), N_("leads"), N_("away"), N_("computer"), N_("online"), N_("tricks"),
-    N_("Contract"), N_("Total"), N_("Place"), N_("The partie is over"),
+    N_("Contract"), N_("Total"), N_("Place"), N_("The partie is over"), N_("The partie was ended before its end"),
     N_("dalje"), N_("You have no card to play: dalje"), N_("The trick goes to {name}"),
     N_("Score sheet"), N_("Papir"), N_("Sound on"), N_("Sound off"), N_("bule"), N_("supe"),
     N_("refe"), N_("kapa"), N_("Bidding"), N_("Talon"), N_("Škart"),
