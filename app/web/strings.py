@@ -94,7 +94,7 @@ JS_STRINGS = [
     N_("Deal {n} of 28"), N_("Hand {n}"), N_("Layout"), N_("Start card"),
     N_("Penalty cards"), N_("Step"), N_("Start"), N_("Back"), N_("Forward"), N_("End"),
     N_("Previous deal"), N_("Next deal"), N_("Loading…"), N_("waiting"),
-    N_("Deal"), N_("The sheet after deal {n}"),
+    N_("Deal"), N_("The sheet after deal {n}"), N_("Replay from the first deal"),
     N_("The deal is over"), N_("result"), N_("played"), N_("open"), N_("invited"), N_("declined"),
     N_("kontra"), N_("rekontra"), N_("Your session has ended."),
     N_("to act"), N_("You are watching"), N_("Offers of the declarer"), N_("You"),
