@@ -80,7 +80,8 @@ class Partie(Base):
     # Engine settings only (what goes into the record); the timer is a table option.
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     timer_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # proposed -> running -> finished; or proposed -> withdrawn.
+    # proposed -> running -> finished; or proposed -> withdrawn; or running -> abandoned
+    # (ended early by its last member, app/parties/leaving.py).
     status: Mapped[str] = mapped_column(String(16), default="proposed", index=True)
     exhibition: Mapped[bool] = mapped_column(Boolean, default=False)
     proposer_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
