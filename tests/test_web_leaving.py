@@ -47,7 +47,7 @@ def test_a_member_leaves_for_good_and_a_computer_plays_his_seat(app, client):  #
     assert pid in [p["id"] for p in boki.get("/api/lobby").json()["running"]]  # he may watch it
     assert unread(app.state.club, member_ids(db_of(app), "boki")[0])["turns"] == []
     assert ana.get(f"/api/parties/{pid}").json()["status"] == "running"
-    # his word is refused now; leaving twice is refused
+    # leaving twice is refused
     assert error(boki.post(f"/api/parties/{pid}/hand-over")) == (409, "already_left")
 
 
