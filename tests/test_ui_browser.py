@@ -182,6 +182,8 @@ def test_lora_partie_against_three_computer_players(page, server):
     page.goto(server.url + f"/archive/{partie_id}")
     page.wait_for_selector("#final-sheet table.lora-sheet")
     page.wait_for_selector("#replay .replay-hand")
+    page.click("#replay button[data-step='first-deal']")  # it opens on the final reckoning
+    page.wait_for_function("() => document.querySelector('#replay select.deal-pick').value === '0'")
     first = page.inner_text("#replay .step-no")
     page.click("#replay button[data-step='next']")
     page.click("#replay button[data-step='next']")
@@ -398,7 +400,7 @@ def test_preferans_hand_between_three_members(browser, server):
     pera.wait_for_selector("#final-sheet .papir .p-player")
     pera.wait_for_selector("#replay .replay-hand")
     assert pera.locator("#replay .replay-hand").count() == 3
-    pera.click("#replay button[data-step='end']")
+    pera.wait_for_selector("#replay button[data-step='end'][disabled]")  # it opens at the end of the last hand
     shot(pera, "archive-preferans")
     for pg in pages:
         assert not pg.js_errors, pg.js_errors

@@ -1,8 +1,10 @@
 """The archive's replay in a real browser (Playwright driving Debian's Chromium).
 
 Lora's layout and Lórum's Domino are drawn as the four suit rows of the table; the sheet
-or papir beside the replay is the one after the replayed deal; an unfinished partie's
-replay opens on its first deal and the page remembers the deal and step it shows.
+or papir beside the replay is the one after the replayed deal; a finished partie opens on
+its final reckoning (the replay from the first deal on request), an unfinished partie's
+replay on its first deal, and the page remembers the deal and step it shows; the archive
+list gives each partie's date and result line.
 
 The parties are written straight into the live server's database: a member's seat and
 three (or two) computer seats, the log of a partie of random legal words, so the tests
@@ -138,6 +140,12 @@ def replay_state(pg) -> dict:
     }""")
 
 
+def from_first_deal(pg) -> None:
+    """A finished partie opens on its final reckoning: replay it from the first deal."""
+    pg.click("#replay button[data-step='first-deal']")
+    pg.wait_for_function("() => document.querySelector('#replay select.deal-pick').value === '0'")
+
+
 def goto_deal(pg, k: int) -> None:
     """Forward to deal ``k`` with the replay's own buttons (deal 1 is shown first)."""
     for n in range(1, k + 1):
@@ -174,6 +182,7 @@ def test_the_layout_deal_is_replayed_as_four_suit_rows(browser, server, member, 
         pg = open_page(browser, member, viewport)
         pg.goto(f"{server.url}/archive/{partie['id']}")
         pg.wait_for_selector("#replay .replay-hand")
+        from_first_deal(pg)
         goto_deal(pg, LAYOUT_DEAL)
         # halfway through the deal: rows of several cards, the card just played marked
         half = len(actions) // 2
@@ -200,6 +209,7 @@ def test_the_sheet_beside_the_replay_is_the_one_after_the_replayed_deal(browser,
         pg = open_page(browser, member, viewport)
         pg.goto(f"{server.url}/archive/{partie['id']}")
         pg.wait_for_selector("#replay .replay-hand")
+        from_first_deal(pg)
         for k in (0, 1, 2):
             if k:
                 pg.click("#replay button[data-step='next-deal']")
@@ -252,4 +262,49 @@ def test_an_unfinished_partie_is_replayed_from_its_first_deal_and_the_page_remem
     pg.goto(f"{server.url}/archive/{partie['id']}")
     pg.wait_for_selector("#replay .replay-hand")
     assert "1 od 28" in replay_state(pg)["title"]
+    close_page(pg)
+
+
+@pytest.mark.parametrize("game", ["lora", "preferans"])
+def test_a_finished_partie_opens_on_its_final_reckoning(browser, server, member, game):  # noqa: F811
+    settings = {"bule": 30, "refe": 1} if game == "preferans" else {}
+    partie = seed_partie(server, member[0], game, settings)
+    final = partie["engine"].result()
+    deals = len(partie["engine"].to_record(["a", "b", "c", "d"][:len(final["places"])])["deals"])
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{partie['id']}")
+    # the sheet as it ended, with the places, beside the end of the last deal
+    pg.wait_for_selector("#final-sheet .sheet-final")
+    assert pg.inner_text("#final-sheet .sheet-final") == "Konačan obračun"
+    if game == "preferans":
+        assert pg.eval_on_selector_all("#final-sheet .p-result b", "els => els.map(e => Number(e.textContent))") == \
+            final["results"]
+        places = pg.eval_on_selector_all("#final-sheet > .reckoning-box tr.places td", "els => els.map(e => e.textContent)")
+    else:
+        assert pg.eval_on_selector_all("#final-sheet tfoot tr.totals td", "els => els.map(e => Number(e.textContent))") \
+            == final["totals"]
+        places = pg.eval_on_selector_all("#final-sheet tr.places td", "els => els.map(e => e.textContent)")
+    assert places == [f"{p}." for p in final["places"]]
+    assert pg.eval_on_selector("#replay select.deal-pick", "e => e.value") == str(deals - 1)
+    step = pg.inner_text("#replay .step-no")
+    last = step.rsplit("/", 1)[1].strip()
+    assert step.endswith(f"{last} / {last}"), step
+    shot(pg, "archive-first-view" if game == "lora" else "archive-first-view-preferans")
+    # the replay from the first deal, on request
+    from_first_deal(pg)
+    assert pg.inner_text("#replay .step-no").startswith("Korak 0 ")
+    assert pg.locator("#final-sheet .sheet-final").count() == 0
+    assert "1" in pg.inner_text("#final-sheet .sheet-after")
+    close_page(pg)
+    # the archive list: its date and its result line, the first place first
+    pg = open_page(browser, member)
+    for lang, date in (("sr-Latn", r"\d{1,2}\. \d{1,2}\. \d{4}\."), ("en", r"\d{1,2} [A-Z][a-z]{2} \d{4}")):
+        pg.goto(f"{server.url}/archive?lang={lang}")
+        row = pg.locator(f"tr[data-partie='{partie['id']}']")
+        assert re.fullmatch(date, row.locator(".archive-date").inner_text().strip()), lang
+        line = row.locator(".result-line").inner_text()
+        points = final.get("results") or final["totals"]
+        first = min(range(len(points)), key=lambda s: (final["places"][s], s))
+        assert line.startswith("1. "), line
+        assert line.count(" · ") == len(points) - 1 and str(points[first]) in line.split(" · ")[0], line
     close_page(pg)

@@ -56,6 +56,22 @@ class LoginSession(Base):
     member: Mapped[Member] = relationship(lazy="joined")
 
 
+class PasswordReset(Base):
+    """A one-time link an admin made for a member who forgot his password: the row keeps
+    the SHA-256 of the link's token (the token itself is shown to the admin once)."""
+
+    __tablename__ = "password_resets"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("members.id", ondelete="SET NULL"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    member: Mapped[Member] = relationship(lazy="select", foreign_keys=[member_id])
+
+
 class Partie(Base):
     __tablename__ = "parties"
 
@@ -64,7 +80,8 @@ class Partie(Base):
     # Engine settings only (what goes into the record); the timer is a table option.
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     timer_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # proposed -> running -> finished; or proposed -> withdrawn.
+    # proposed -> running -> finished; or proposed -> withdrawn; or running -> abandoned
+    # (ended early by its last member, app/parties/leaving.py).
     status: Mapped[str] = mapped_column(String(16), default="proposed", index=True)
     exhibition: Mapped[bool] = mapped_column(Boolean, default=False)
     proposer_id: Mapped[int] = mapped_column(ForeignKey("members.id"))

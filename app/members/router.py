@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from app.members import profile, service
+from app.members import profile, resets, service
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.members.cookies import form_token
 from app.deps import ClubDep, MemberDep
@@ -21,6 +21,11 @@ class Credentials(BaseModel):
 
 class PasswordChange(BaseModel):
     old_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
+
+
+class PasswordReset(BaseModel):
+    token: str = Field(max_length=128, description="the token of the link an admin made (the end of /reset/...)")
     new_password: str = Field(max_length=1024)
 
 
@@ -86,6 +91,28 @@ def change_password(body: PasswordChange, member: MemberDep, club: ClubDep):
     ended = service.change_password(club.db, member, body.old_password, body.new_password, club.settings)
     club.notify_sessions_ended(ended)
     return {"ok": True}
+
+
+@router.post(
+    "/auth/reset",
+    summary="Set a new password with a reset link an admin made; the link is used up and every session of the member ends",
+    responses={404: {"description": "no such link, or it was used already"}, 410: {"description": "the link has expired"}},
+)
+def reset_password(body: PasswordReset, club: ClubDep):
+    name, ended = resets.use_link(club.db, body.token, body.new_password)
+    club.notify_sessions_ended(ended)
+    return {"ok": True, "name": name}
+
+
+@router.post(
+    "/members/{name}/password-reset",
+    status_code=201,
+    summary="Admin: a one-time link (valid 24 h) with which a member who forgot his password sets a new one",
+    responses={403: {"description": "not an admin"}, 404: {"description": "no member of that name"}},
+)
+def create_reset_link(name: str, member: MemberDep, club: ClubDep):
+    link = resets.create_link(club.db, member, name)
+    return {**link, "url": club.settings.site_origin.rstrip("/") + link["path"]}
 
 
 @router.get("/me", summary="Who am I (and my session's CSRF token)")

@@ -28,7 +28,9 @@ from app.tables.engines import game_of
 MAX_RECORD_BYTES = 1024 * 1024
 MAX_RECORD_DEPTH = 16
 
-ARCHIVE_STATUSES = {"finished": ("finished",), "unfinished": ("running",), "all": ("finished", "running")}
+# "unfinished": still running, or ended early by its last member (app/parties/leaving.py).
+ARCHIVE_STATUSES = {"finished": ("finished",), "unfinished": ("running", "abandoned"),
+                    "all": ("finished", "running", "abandoned")}
 # Whose rules a partie was played by: the Club's own, or a table's house rules.
 ARCHIVE_RULES = ("club", "house")
 

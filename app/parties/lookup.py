@@ -70,6 +70,7 @@ def bot_seats(partie: Partie) -> set[int]:
 
 def open_table(club: Club, session: Session, partie: Partie) -> LiveTable:
     """The partie's live table (engine and snapshots), from the cache or built from the log."""
-    if partie.status not in ("running", "finished"):
+    # an abandoned partie (app/parties/leaving.py) keeps its table for the archive
+    if partie.status not in ("running", "finished", "abandoned"):
         raise Conflict("this partie has not started", code="not_started")
     return club.tables.get(session, partie)

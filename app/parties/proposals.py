@@ -294,7 +294,8 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
         mine_running = s.scalars(
             select(Partie)
             .join(PartieSeat)
-            .where(Partie.status == "running", PartieSeat.member_id == member.id)
+            # a seat he left for good (a computer player took it) is no table of his
+            .where(Partie.status == "running", PartieSeat.member_id == member.id, PartieSeat.taken_over.is_(False))
             .order_by(Partie.id)
         ).all()
         watchable = s.scalars(

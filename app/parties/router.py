@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from app.deps import ClubDep, MemberDep, json_body
 from app.errors import Invalid
 from app.games.registry import codes, descriptors
-from app.parties import archive, proposals, rematch
+from app.parties import archive, leaving, proposals, rematch
 
 router = APIRouter(prefix="/api", tags=["parties"])
 
@@ -92,6 +92,26 @@ def propose_rematch(partie_id: int, member: MemberDep, club: ClubDep, response: 
     if not done.created:
         response.status_code = 200
     return proposals.get_summary(club, done.partie_id, member)
+
+
+@router.post(
+    "/parties/{partie_id}/hand-over",
+    summary="Leave a running partie for good: a computer player plays my seat from now on",
+    responses={403: {"description": "not a player of this partie"},
+               409: {"description": "the partie is not running, or a computer player already plays my seat"}},
+)
+def hand_over(partie_id: int, member: MemberDep, club: ClubDep):
+    return leaving.leave(club, member, partie_id)
+
+
+@router.post(
+    "/parties/{partie_id}/end",
+    summary="End at once a running partie no other member plays in (it is abandoned, without a rating)",
+    responses={403: {"description": "not a player of this partie"},
+               409: {"description": "the partie is not running, or another member plays in it"}},
+)
+def end_partie(partie_id: int, member: MemberDep, club: ClubDep):
+    return leaving.end(club, member, partie_id)
 
 
 @router.put("/parties/{partie_id}/seats/{seat}", summary="Proposer: fill a seat again")

@@ -10,6 +10,8 @@ from app.web.i18n import N_, gettext_for
 
 # The password rule (app/members/passwords.py), as the register form states it before.
 PASSWORD_RULE = N_("A password has {min} to {max} characters and is not one of the most common passwords.")
+# The name rule (app/members/service.py's NAME_PATTERN), as the register form states it before.
+NAME_RULE = N_("A name has 3 to 32 letters, digits, '.', '_' or '-'.")
 # The numbers the texts name: {min} and {max} are the password rule's.
 TEXT_VALUES = {"min": passwords.MIN_LENGTH, "max": passwords.MAX_LENGTH}
 
@@ -38,6 +40,13 @@ ERROR_TEXTS = {
     "same_member": N_("Choose another member to compare with."),
     "not_finished": N_("A revanš can be asked for once the partie is over."),
     "not_a_player": N_("Only a player of this partie may ask for a revanš."),
+    "admin_only": N_("Only an admin may do that."),
+    "invalid_reset_link": N_("This password reset link is not valid, or it was used already."),
+    "reset_link_expired": N_("This password reset link has expired; ask an admin for a new one."),
+    "other_members": N_("Other members play at this table: leave it instead, a computer player takes your seat."),
+    "not_running": N_("This partie is not being played."),
+    "already_left": N_("A computer player already plays your seat."),
+    "not_at_table": N_("You do not play at this table."),
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
@@ -72,7 +81,7 @@ NOTICE_STRINGS = [
 JS_STRINGS = [
     N_("Your turn"), N_("Reconnecting…"), N_("Waiting for the players"), N_("No deals yet."),
     N_("dealer"), N_("leads"), N_("away"), N_("computer"), N_("online"), N_("tricks"),
-    N_("Contract"), N_("Total"), N_("Place"), N_("The partie is over"),
+    N_("Contract"), N_("Total"), N_("Place"), N_("The partie is over"), N_("The partie was ended before its end"),
     N_("dalje"), N_("You have no card to play: dalje"), N_("The trick goes to {name}"),
     N_("Score sheet"), N_("Papir"), N_("Sound on"), N_("Sound off"), N_("bule"), N_("supe"),
     N_("refe"), N_("kapa"), N_("Bidding"), N_("Talon"), N_("Škart"),
@@ -85,7 +94,7 @@ JS_STRINGS = [
     N_("Deal {n} of 28"), N_("Hand {n}"), N_("Layout"), N_("Start card"),
     N_("Penalty cards"), N_("Step"), N_("Start"), N_("Back"), N_("Forward"), N_("End"),
     N_("Previous deal"), N_("Next deal"), N_("Loading…"), N_("waiting"),
-    N_("Deal"), N_("The sheet after deal {n}"),
+    N_("Deal"), N_("The sheet after deal {n}"), N_("Replay from the first deal"),
     N_("The deal is over"), N_("result"), N_("played"), N_("open"), N_("invited"), N_("declined"),
     N_("kontra"), N_("rekontra"), N_("Your session has ended."),
     N_("to act"), N_("You are watching"), N_("Offers of the declarer"), N_("You"),

@@ -1,7 +1,9 @@
 /* Klub: the archive — the hand-by-hand replay (all hands face up) and, beside it, the
    score sheet (or papir) as it stood after the replayed deal. The deal and step shown are
    kept in the URL (#deal=n&step=s, n from 1) and in the tab's sessionStorage, so a reload or a
-   return to the page comes back to them; otherwise the replay opens on the first deal.
+   return to the page comes back to them; otherwise a finished partie opens on its final
+   reckoning (the sheet as it ended, with the places; the replay at the end of its last deal,
+   and a button to replay it from the first deal), an unfinished one on its first deal.
    A finished partie of a game with an analysis also has, below, the analysis of the
    replayed deal (asked for with its button). */
 "use strict";
@@ -32,15 +34,22 @@
     const after = { result: rec.result, papir: rec.papir, finished: rec.finished, schedule: now.schedule,
       slots: upTo(now.slots), bets: upTo(now.bets),
       highest_wins: now.highest_wins, deal: { index: rec.deal, settings: now.deal && now.deal.settings } };
-    K.clear(sheet).append(K.el("p.sheet-after", { text: K.T("The sheet after deal {n}", { n: rec.deal + 1 }) }),
-      G.finalSheet(players, after));
+    const final = rec.finished && rec.deal === rec.deals - 1;
+    const drawn = G.finalSheet(players, after);
+    K.clear(sheet).append(final ? K.el("h2.sheet-after.sheet-final", { text: K.T("Final reckoning") })
+      : K.el("p.sheet-after", { text: K.T("The sheet after deal {n}", { n: rec.deal + 1 }) }), drawn);
+    // the final reckoning (a papir's, under its long columns) first, the sheet under it
+    const reckoning = final && drawn.querySelector(".reckoning-box");
+    if (reckoning) sheet.insertBefore(reckoning, drawn);
   }
 
   function remembered() {
     let where = location.hash.slice(1);
     if (!where) try { where = sessionStorage.getItem(KEY) || ""; } catch (e) { where = ""; }
     const m = /^deal=([1-9]\d*)(?:&step=(\d+))?$/.exec(where);
-    return m ? { deal: Number(m[1]) - 1, step: Number(m[2] || 0) } : { deal: 0, step: 0 };
+    if (m) return { deal: Number(m[1]) - 1, step: Number(m[2] || 0) };
+    // nothing remembered: a finished partie's final reckoning (its last deal, at the end)
+    return data.status === "finished" ? { deal: null, step: "end" } : { deal: 0, step: 0 };
   }
 
   function remember() {
@@ -50,7 +59,8 @@
   }
 
   async function load(deal, step) {
-    const r = await fetch(`/ui/api/parties/${partie}/replay?deal=${deal}`);
+    // deal null: the last deal
+    const r = await fetch(`/ui/api/parties/${partie}/replay` + (deal === null ? "" : `?deal=${deal}`));
     if (!r.ok) {
       if (deal !== 0) return load(0, 0);  // a deal this partie does not have (an old link)
       currentSheet();
@@ -59,7 +69,8 @@
     }
     st.rec = await r.json();
     st.deal = st.rec.deal;
-    st.step = Math.max(0, Math.min(step || 0, st.rec.steps.length - 1));
+    const last = st.rec.steps.length - 1;
+    st.step = step === "end" ? Math.max(0, last) : Math.max(0, Math.min(step || 0, last));
     if (st.deal === null) currentSheet();
     else sheetAfter(st.rec);
     draw();
@@ -92,6 +103,7 @@
     else if (step === "end") st.step = n - 1;
     else if (step === "prev-deal" && st.deal > 0) return load(st.deal - 1, 0).then(() => refocus(`button[data-step="${step}"]`));
     else if (step === "next-deal" && st.deal < st.rec.deals - 1) return load(st.deal + 1, 0).then(() => refocus(`button[data-step="${step}"]`));
+    else if (step === "first-deal") return load(0, 0).then(() => refocus('button[data-step="start"]'));
     draw();
     refocus(`button[data-step="${step}"]`);
   }
@@ -113,6 +125,10 @@
     const R = G.replay;
     const title = R.title(rec, t, players);
     box.append(K.el("h3.replay-title", { text: title }));
+    if (st.deal > 0) {  // from the final reckoning (or any deal): the whole partie again
+      box.append(K.el("p.replay-from", null, K.el("button.btn.small.replay-first", { type: "button",
+        dataset: { step: "first-deal" }, onclick: () => go("first-deal") }, K.T("Replay from the first deal"))));
+    }
     const bar = K.el("div.replay-bar", { role: "toolbar", "aria-label": K.T("Step") },
       button("prev-deal", "◀◀ " + K.T("Previous deal"), st.deal === 0),
       button("start", K.T("Start"), st.step === 0),

@@ -272,6 +272,7 @@
     const waitingFor = ctl.toAct.filter((s) => s !== ctl.seat);
     if (ctl.message) { text = ctl.message.text; kind = ctl.message.kind; }
     else if (ctl.status === "proposed") text = K.T("Waiting for the players");
+    else if (ctl.status === "abandoned") text = K.T("The partie was ended before its end");
     else if (ctl.finished) text = K.T("The partie is over");
     else if (ctl.myTurn() && !ctl.pausing) { text = K.T("Your turn"); kind = "turn"; }
     else if (waitingFor.length && !ctl.pausing) {
@@ -286,6 +287,15 @@
     ui.status.className = "status-line " + kind;
     const rematch = $("rematch-form"); // a player's revanš, once the partie is over
     if (rematch) rematch.hidden = !(ctl.finished && ctl.seat !== null);
+    // Leave for good (a computer player takes my seat) while other members play; end the
+    // partie at once when nobody else does (app/parties/leaving.py).
+    const mine = ctl.seat !== null ? ctl.seats[ctl.seat] || {} : {};
+    const playing = ctl.status === "running" && !ctl.finished && ctl.seat !== null && !mine.taken_over;
+    const others = ctl.seats.some((x) => x.seat !== ctl.seat && x.kind === "member" && !x.computer);
+    const leave = $("leave-choice");
+    const end = $("end-choice");
+    if (leave) leave.hidden = !(playing && others);
+    if (end) end.hidden = !(playing && !others);
   }
 
   /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */

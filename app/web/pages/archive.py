@@ -3,6 +3,9 @@ final sheet with its replay."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
@@ -11,9 +14,40 @@ from app.errors import ClubError
 from app.games.registry import codes, descriptors
 from app.parties import archive
 from app.tables import reads
+from app.web.i18n import lang_of
 from app.web.render import context, html_json, partie_page, render, to_login
 
 router = APIRouter()
+
+MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def date_text(iso: str | None, lang: str) -> str:
+    """A day as its language writes it: "2. 12. 2026." in Serbian, "2 Dec 2026" in English (UTC)."""
+    if not iso:
+        return ""
+    day = datetime.fromisoformat(iso)
+    if lang == "en":
+        return f"{day.day} {MONTHS_EN[day.month - 1]} {day.year}"
+    return f"{day.day}. {day.month}. {day.year}."
+
+
+def result_line(partie: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each player's place (once the partie is over) and points, the first place first: from
+    the stored result's ``places`` and its ``results`` (a papir's) or ``totals``."""
+    result = partie.get("result") or {}
+    seats = partie["seats"]
+    points = result.get("results") if isinstance(result.get("results"), list) else result.get("totals")
+    places = result.get("places") if partie["status"] == "finished" else None
+    if not isinstance(points, list) or len(points) != len(seats):
+        return []
+    if not isinstance(places, list) or len(places) != len(seats):
+        places = None
+    line = [{"name": s["name"], "points": points[i], "place": places[i] if places else None}
+            for i, s in enumerate(seats)]
+    if places:
+        line.sort(key=lambda x: x["place"])
+    return line
 
 
 @router.get("/archive", response_class=HTMLResponse)
@@ -29,6 +63,10 @@ def archive_page(request: Request, club: ClubDep, member: OptionalMemberDep, sta
         rules = ""
     parties = archive.list_parties(club, member.name if who == "me" else None, status, 200, game or None,
                                    rules or None)
+    lang = lang_of(request)
+    for p in parties:
+        p["date_text"] = date_text(p["finished_at"] or p["started_at"], lang)
+        p["result_line"] = result_line(p)
     house_games = [d.code for d in descriptors() if d.house_keys]
     ctx = context(request, member, parties=parties, status=status, who=who, game=game, rules=rules,
                   rules_filter=bool(house_games) and (not game or game in house_games))

@@ -160,6 +160,27 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
     return RedirectResponse(f"/lobby?proposed={partie_id}", status_code=303)
 
 
+@router.post("/lobby/{partie_id}/seats/{seat}/{kind}", response_class=HTMLResponse)
+async def seat_post(partie_id: int, seat: int, kind: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+    """The proposer fills a seat again (after a decline): a computer player, or an open seat."""
+    if member is None:
+        return to_login(request)
+    if kind not in ("bot", "open"):
+        return Response(status_code=404)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    spec = proposals.SeatSpec("bot", bot=_bot(form.get("bot"))) if kind == "bot" else proposals.SeatSpec("open")
+    try:
+        summary = await run_in_threadpool(proposals.set_seat, club, member, partie_id, seat, spec)
+    except ClubError as e:
+        ctx = await run_in_threadpool(lambda: _lobby_ctx(request, club, member, error=e.code, error_message=e.message))
+        return render(request, "lobby.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
+    if summary.get("status") == "running":
+        return RedirectResponse(f"/table/{partie_id}", status_code=303)
+    return RedirectResponse("/lobby", status_code=303)
+
+
 @router.post("/lobby/{partie_id}/{verb}", response_class=HTMLResponse)
 async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep, member: OptionalMemberDep):
     if member is None:

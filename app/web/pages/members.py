@@ -1,6 +1,9 @@
-"""Log in, register, log out, and the language of the pages."""
+"""Log in, register, log out, the language of the pages; my account (the password) and
+the password reset links an admin makes (``/reset/{token}``)."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -8,11 +11,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
+from app.members import resets
 from app.members import service as members
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.web.i18n import COOKIE, LANGUAGES, gettext_for, lang_of
-from app.web.render import client_address, context, form_refused, read_form, render, safe_next
-from app.web.strings import password_rule
+from app.web.render import client_address, context, error_page, form_refused, read_form, render, safe_next, to_login
+from app.web.strings import NAME_RULE, password_rule
 
 router = APIRouter()
 
@@ -26,16 +30,21 @@ def switch_language(code: str, request: Request, next: str | None = None):
 
 
 def _form_ctx(request: Request, mode: str, nxt: str, name: str, **extra) -> dict:
-    """The log-in or register form; the register form states the password rule before."""
-    rule = password_rule(gettext_for(lang_of(request))) if mode == "register" else ""
-    return context(request, None, mode=mode, next=nxt, name=name, password_rule=rule, **extra)
+    """The log-in or register form; the register form states the name and password rules before."""
+    _ = gettext_for(lang_of(request))
+    rule = password_rule(_) if mode == "register" else ""
+    name_rule = _(NAME_RULE) if mode == "register" else ""
+    return context(request, None, mode=mode, next=nxt, name=name, password_rule=rule, name_rule=name_rule, **extra)
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_page(request: Request, member: OptionalMemberDep, next: str | None = None):
+def login_page(request: Request, member: OptionalMemberDep, next: str | None = None, reset: str = "",
+               name: str = ""):
     if member is not None:
         return RedirectResponse(safe_next(next), status_code=303)
-    return render(request, "login.html", _form_ctx(request, "login", safe_next(next), ""))
+    # reset=1: back from a password reset link, the new password is set
+    return render(request, "login.html", _form_ctx(request, "login", safe_next(next), name.strip()[:32],
+                                                   password_was_reset=reset == "1"))
 
 
 @router.get("/register", response_class=HTMLResponse)
@@ -101,3 +110,95 @@ async def logout_post(request: Request, club: ClubDep, member: OptionalMemberDep
     response = RedirectResponse("/login", status_code=303)
     clear_session_cookie(response, club.settings)
     return response
+
+
+# -- my account: the password; an admin's reset links ---------------------------------
+
+
+def _account(request: Request, member, status: int = 200, **extra) -> Response:
+    rule = password_rule(gettext_for(lang_of(request)))
+    return render(request, "account.html", context(request, member, password_rule=rule, **extra), status=status)
+
+
+def _refused_status(e: ClubError) -> int:
+    return e.status if 400 <= e.status < 500 else 400
+
+
+@router.get("/account", response_class=HTMLResponse)
+def account_page(request: Request, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    return _account(request, member)
+
+
+@router.post("/account/password", response_class=HTMLResponse)
+async def account_password(request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    new = form.get("new_password", "")
+    try:
+        if new != form.get("new_password2", new):
+            raise ClubError("passwords differ", code="passwords_differ", status=422)
+        ended = await run_in_threadpool(members.change_password, club.db, member, form.get("old_password", ""), new,
+                                        club.settings)
+    except ClubError as e:
+        response = _account(request, member, _refused_status(e), error=e.code, error_message=e.message)
+        if "retry_after" in e.extra:
+            response.headers["Retry-After"] = str(e.extra["retry_after"])
+        return response
+    club.notify_sessions_ended(ended)
+    return _account(request, member, changed=True)
+
+
+@router.post("/account/reset-link", response_class=HTMLResponse)
+async def account_reset_link(request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    name = form.get("name", "").strip()[:64]
+    try:
+        link = await run_in_threadpool(resets.create_link, club.db, member, name)
+    except ClubError as e:
+        return _account(request, member, _refused_status(e), reset_name=name, reset_error=e.code,
+                        reset_error_message=e.message)
+    url = club.settings.site_origin.rstrip("/") + link["path"]
+    return _account(request, member, reset_link={**link, "url": url})
+
+
+@router.get("/reset/{token}", response_class=HTMLResponse)
+def reset_page(token: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+    try:
+        name = resets.link_member(club.db, token)
+    except ClubError as e:
+        return error_page(request, member, e.code, e.message, e.status)
+    return render(request, "reset.html", context(request, member, token=token, reset_for=name,
+                                                 password_rule=password_rule(gettext_for(lang_of(request)))))
+
+
+@router.post("/reset/{token}", response_class=HTMLResponse)
+async def reset_post(token: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+    form = await read_form(request)
+    if member is not None and (refused := form_refused(request, member, form)):
+        return refused
+    new = form.get("new_password", "")
+    try:
+        name = await run_in_threadpool(resets.link_member, club.db, token)
+    except ClubError as e:
+        return error_page(request, member, e.code, e.message, e.status)
+    try:
+        if new != form.get("new_password2", new):
+            raise ClubError("passwords differ", code="passwords_differ", status=422)
+        name, ended = await run_in_threadpool(resets.use_link, club.db, token, new)
+    except ClubError as e:
+        if e.code in ("invalid_reset_link", "reset_link_expired"):
+            return error_page(request, member, e.code, e.message, e.status)
+        ctx = context(request, member, token=token, reset_for=name, error=e.code, error_message=e.message,
+                      password_rule=password_rule(gettext_for(lang_of(request))))
+        return render(request, "reset.html", ctx, status=_refused_status(e))
+    club.notify_sessions_ended(ended)
+    return RedirectResponse(f"/login?reset=1&name={quote(name)}", status_code=303)

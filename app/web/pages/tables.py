@@ -1,12 +1,16 @@
-"""The live table's page (drawn by the game's script from the table socket's frames)."""
+"""The live table's page (drawn by the game's script from the table socket's frames), and
+its forms to leave the partie for good or end it (``app.parties.leaving``)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.deps import ClubDep, OptionalMemberDep
-from app.web.render import partie_page, to_login
+from app.errors import ClubError
+from app.parties import leaving
+from app.web.render import error_page, form_refused, partie_page, read_form, to_login
 
 router = APIRouter()
 
@@ -18,3 +22,19 @@ def table_page(partie_id: int, request: Request, club: ClubDep, member: Optional
     ui = club.settings
     return partie_page(request, club, member, partie_id, "table.html",
                        lambda summary: {"trick_pause": ui.ui_trick_pause_ms, "dalje_delay": ui.ui_dalje_ms})
+
+
+@router.post("/table/{partie_id}/{verb}", response_class=HTMLResponse)
+async def leave_or_end(partie_id: int, verb: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+    """``leave``: a computer player takes my seat; ``end``: end a partie I play with computers only."""
+    if member is None:
+        return to_login(request)
+    if verb not in ("leave", "end"):
+        return Response(status_code=404)
+    if refused := form_refused(request, member, await read_form(request)):
+        return refused
+    try:
+        await run_in_threadpool(leaving.leave if verb == "leave" else leaving.end, club, member, partie_id)
+    except ClubError as e:
+        return error_page(request, member, e.code, e.message, e.status if 400 <= e.status < 500 else 400)
+    return RedirectResponse("/lobby", status_code=303)

@@ -1,0 +1,79 @@
+"""A member leaves a running partie for good, or ends one no other member plays in.
+
+- :func:`leave`: a computer player takes his seat for the rest of the partie at once
+  (the seat is ``taken_over``, as when the others agree to it, ``app/tables/presence.py``);
+  his name stays on the seat, in the record and the archive, and the partie leaves his
+  running tables ("Moji stolovi") and his unread count.
+- :func:`end`: a partie whose other seats are all computer players (or members whose
+  seats computer players took over) ends at once as ``abandoned``: no rating (only
+  finished parties are rated), nothing more is played, and it is gone from his running
+  tables. The archive keeps it among the unfinished parties.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.club import Club
+from app.db.models import Partie, PartieSeat
+from app.db.types import utcnow
+from app.errors import Conflict, Forbidden
+from app.members.service import CurrentMember
+from app.parties.lookup import get_partie, seat_of, seats_info
+from app.realtime import notices
+
+ABANDONED = "abandoned"
+
+
+def _my_seat(club: Club, s, partie_id: int, member: CurrentMember) -> tuple[Partie, PartieSeat]:
+    partie = get_partie(s, partie_id, lock=True, db=club.db)
+    seat = seat_of(partie, member.id)
+    if seat is None:
+        raise Forbidden("you do not play at this table", code="not_at_table")
+    if partie.status != "running":
+        raise Conflict("this partie is not being played", code="not_running")
+    return partie, partie.seats[seat]
+
+
+def other_members(partie: Partie, member_id: int) -> list[PartieSeat]:
+    """The seats of the other members who still play themselves."""
+    return [row for row in partie.seats if row.member_id not in (None, member_id) and not row.taken_over]
+
+
+def leave(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
+    """Leave the partie for good: a computer player plays my seat from now on."""
+    with club.db.write() as s:
+        partie, row = _my_seat(club, s, partie_id, member)
+        if row.taken_over:
+            raise Conflict("a computer player already plays your seat", code="already_left")
+        row.taken_over = True
+        row.away = True
+        row.takeover_votes = []
+        for other in partie.seats:  # my agreement to hand another seat over no longer counts
+            if row.seat in (other.takeover_votes or []):
+                other.takeover_votes = [v for v in other.takeover_votes if v != row.seat]
+        out = {"status": partie.status, "seats": seats_info(partie)}
+        game = partie.game
+    club.notify_partie(partie_id, {"kind": "seats"})
+    club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})
+    notices.tell(club.hub, [member.id], "answered", partie=partie_id, by=member.name, game=game)
+    club.poke_bots(partie_id)
+    return out
+
+
+def end(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
+    """End at once a partie no other member plays in (it is abandoned, not rated)."""
+    with club.db.write() as s:
+        partie, _row = _my_seat(club, s, partie_id, member)
+        if other_members(partie, member.id):
+            raise Conflict("other members play at this table; leave it instead (a computer player takes your seat)",
+                           code="other_members")
+        partie.status = ABANDONED
+        partie.finished_at = utcnow()
+        partie.deadline_at = None
+        out = {"status": partie.status, "seats": seats_info(partie)}
+        game = partie.game
+    club.notify_partie(partie_id, {"kind": "seats"})
+    club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})
+    notices.tell(club.hub, [member.id], "answered", partie=partie_id, by=member.name, game=game)
+    return out

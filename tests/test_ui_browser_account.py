@@ -1,0 +1,110 @@
+"""A member's account in a real browser (issue 23, item 6): the password changed on the
+account page logs his other browser out and keeps this one; an admin's reset link, made on
+the admin's account page, sets a new password once, and ends the member's sessions."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_ui_browser import browser, register  # noqa: F401  (Chromium, for this module's server)
+from tests.ui_helpers import PASSWORD, need_chromium, start_server, stop_server
+
+NEW = "nova-lozinka-42"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    need_chromium()
+    tmp = tmp_path_factory.mktemp("account")
+    s = start_server(tmp)
+    s.db_url = f"sqlite:///{tmp / 'klub.db'}"
+    yield s
+    stop_server(s)
+
+
+def new_page(browser):  # noqa: F811
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    pg.js_errors = errors
+    return pg
+
+
+def close(pg) -> None:
+    errors = list(pg.js_errors)
+    pg.context.close()
+    assert not errors, f"JavaScript errors or CSP violations: {errors}"
+
+
+def log_in(pg, server, name: str, password: str) -> None:
+    pg.goto(server.url + "/login")
+    pg.fill("input[name=name]", name)
+    pg.fill("input[name=password]", password)
+    pg.click("#auth-form button[type=submit]")
+    pg.wait_for_url("**/lobby")
+
+
+def logged_out(pg, server) -> bool:
+    """Whether the page's session has ended: the lobby sends it to the login form."""
+    pg.goto(server.url + "/lobby")
+    pg.wait_for_load_state()
+    return "/login" in pg.url
+
+
+def test_changing_the_password_logs_the_other_browser_out(browser, server):  # noqa: F811
+    here = new_page(browser)
+    name = register(here, server, "lozinka")
+    there = new_page(browser)
+    log_in(there, server, name, PASSWORD)
+    here.click("header a.account-link")
+    here.wait_for_url("**/account")
+    here.fill("input[name=old_password]", PASSWORD)
+    here.fill("input[name=new_password]", NEW)
+    here.fill("input[name=new_password2]", NEW)
+    here.click("#password-form button[type=submit]")
+    here.wait_for_selector("#password-changed")
+    assert logged_out(there, server)
+    assert not logged_out(here, server)
+    # the new password opens the Club, the old one no longer
+    log_in(there, server, name, NEW)
+    close(there)
+    close(here)
+
+
+def test_an_admin_reset_link_sets_a_new_password_once(browser, server):  # noqa: F811
+    from app.db import Database
+    from app.members.service import ensure_admin
+
+    db = Database(server.db_url)
+    ensure_admin(db, "upravnik", "upravnik-lozinka-1")
+    db.write_engine.dispose()
+    member = new_page(browser)
+    name = register(member, server, "zaboravni")
+    admin = new_page(browser)
+    log_in(admin, server, "upravnik", "upravnik-lozinka-1")
+    admin.goto(server.url + "/account")
+    admin.fill("#reset-form input[name=name]", name)
+    admin.click("#reset-form button[type=submit]")
+    link = admin.input_value("#reset-link")
+    assert link.startswith(server.url + "/reset/")
+    close(admin)
+    # the member, in another browser, follows the link
+    other = new_page(browser)
+    other.goto(link)
+    assert name in other.inner_text("h1")
+    other.fill("input[name=new_password]", NEW)
+    other.fill("input[name=new_password2]", NEW)
+    other.click("#reset-password-form button[type=submit]")
+    other.wait_for_selector("#reset-done")
+    assert other.input_value("input[name=name]") == name
+    other.fill("input[name=password]", NEW)
+    other.click("#auth-form button[type=submit]")
+    other.wait_for_url("**/lobby")
+    # his old session ended; the link is used up
+    assert logged_out(member, server)
+    member.goto(link)
+    assert "nije važeća" in member.inner_text("p.error")
+    close(member)
+    close(other)
