@@ -319,5 +319,5 @@ def _apply_in(conn, table: LiveTable, job: Word) -> Applied | _Said:
     _update_partie(tuple(k for k in values if k != "pid")).rows(conn, values)
     # The views of the new version now: a later word of the same batch (a resend, a stale
     # version) answers with this state.
-    table.snapshot((seat, word), now)
+    table.snapshot((seat, word), now, job.source)
     return _Said(table, Applied(new_version, seat, word, duplicate=False), bots, to_act, finished, to_act_before)
