@@ -37,24 +37,26 @@ def test_the_table_names_its_spectators_to_players_and_spectators(live_server):
 
     async def main():
         async with await table_socket(live_server, ana, pid) as a:
-            assert (await recv(a))["type"] == "state"
-            await watchers_frame(a, [])  # nobody watches yet
+            state = await frame_of(a, ftype="state")
+            assert state["watchers"] == []  # nobody watches yet
             async with await table_socket(live_server, ceca, pid) as c:
+                assert (await frame_of(c, ftype="state"))["watchers"] == ["ceca"]  # he sees himself
                 await watchers_frame(a, ["ceca"])
-                await watchers_frame(c, ["ceca"])  # the spectator sees himself among them
                 async with await table_socket(live_server, boki, pid) as b:
+                    assert (await frame_of(b, ftype="state"))["watchers"] == ["boki", "ceca"]
                     await watchers_frame(a, ["boki", "ceca"])
-                    await watchers_frame(b, ["boki", "ceca"])
-                    async with await table_socket(live_server, boki, pid):  # a second tab: still one boki
-                        await watchers_frame(c, ["boki", "ceca"])
+                    await watchers_frame(c, ["boki", "ceca"])
+                    async with await table_socket(live_server, boki, pid) as b2:  # a second tab: one boki
+                        assert (await frame_of(b2, ftype="state"))["watchers"] == ["boki", "ceca"]
                 await watchers_frame(a, ["ceca"])  # boki closed his last tab
+                await watchers_frame(c, ["ceca"])
             await watchers_frame(a, [])
 
     asyncio.run(main())
 
 
 def test_a_turn_at_the_table_i_sit_at_is_not_unread(live_server):
-    ana = member(live_server.url, "ana")
+    ana, boki = member(live_server.url, "ana"), member(live_server.url, "boki")
     pid = _post(ana, "/api/parties", {"game": "lora", "seats": [{"kind": "bot"}] * 3})["id"]
 
     def my_turn() -> dict | None:
@@ -79,15 +81,19 @@ def test_a_turn_at_the_table_i_sit_at_is_not_unread(live_server):
                     f = await recv(t)
                     if f["type"] == "event" and f["legal"]:
                         break
-            # She left the table: her turn there waits for her again. Every frame before
-            # that one is an unread count of 0; none tells her turn.
-            while True:
-                f = await recv(n)
-                assert not (f["type"] == "notice" and f["kind"] == "turn"), f
-                if f["type"] == "unread" and f["turns"] == [pid]:
-                    break
-                assert f.get("count") == 0, f
-            assert f["count"] == 1
+                # A notice after that turn's: every frame before it counts 0 and tells no turn.
+                body = {"game": "lora", "seats": [{"kind": "member", "name": "ana"}, {"kind": "bot"}, {"kind": "bot"}]}
+                other = (await asyncio.to_thread(_post, boki, "/api/parties", body))["id"]
+                while True:
+                    f = await recv(n)
+                    assert not (f["type"] == "notice" and f["kind"] == "turn"), f
+                    if f["type"] == "notice" and f["kind"] == "invited":
+                        break
+                    assert f["count"] == 0, f
+                assert f["invitations"] == [other] and f["turns"] == [] and f["count"] == 1
+            # She left the table: her turn there waits for her again.
+            f = await frame_of(n, ftype="unread")
+            assert f["turns"] == [pid] and f["count"] == 2
 
     asyncio.run(main())
 

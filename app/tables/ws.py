@@ -8,8 +8,9 @@ Server frames (every one carries ``version``, the partie version it reflects):
   may speak out of turn (``may_speak``); versions come one by one, without gaps;
 - ``ack`` / ``error``: the answer to the client's ``action`` (by its ``id``);
 - ``seats`` (away, computer takeover), ``chat``, ``pong``;
-- ``watchers``: the names of the members watching the table (spectators), on connect
-  and whenever one comes or goes.
+- ``watchers``: the names of the members watching the table (spectators) whenever one
+  comes or goes (the ``state`` frame, and the ``seats`` frame of a reconnection, carry
+  them as ``watchers`` too).
 
 An event whose word the computer said for a player whose time ran out marks its
 ``action`` with ``"timer": true``; the state frame's ``timeout`` is that note while it
@@ -74,7 +75,7 @@ class TableConnection:
         async with self.send_lock:
             state = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.member)
             self.seat, self.status = state["seat"], state["status"]
-            await self.send(state)
+            await self.send(self.with_watchers(state))
             self.sent_version = state["version"]
 
     async def start(self, since: str | None) -> None:
@@ -84,12 +85,21 @@ class TableConnection:
         if since is not None and since.isdigit() and int(since) <= state["version"]:
             self.sent_version = int(since)
             await self.catch_up()
-            async with self.send_lock:  # who is away may have changed while the client was gone
-                await self.send({"type": "seats", "version": self.sent_version, "seats": state["seats"]})
+            async with self.send_lock:  # who is away (or watches) may have changed while the client was gone
+                seats = {"type": "seats", "version": self.sent_version, "seats": state["seats"]}
+                await self.send(self.with_watchers(seats))
             return
         async with self.send_lock:
-            await self.send(state)
+            await self.send(self.with_watchers(state))
             self.sent_version = state["version"]
+
+    def with_watchers(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """The frame with the spectators' names (this connection's member counted once he is one)."""
+        names = self.club.viewers.spectators(self.partie_id)
+        if self.seat is None and self.member.name not in names:
+            names = sorted([*names, self.member.name], key=str.casefold)
+        frame["watchers"] = names
+        return frame
 
     async def catch_up(self, known_version: int | None = None) -> None:
         """Send every event after the last one this client got (or a state to resync).
@@ -218,7 +228,9 @@ class TableConnection:
             async with self.send_lock:
                 await self.send({"type": "chat", "version": self.sent_version, "message": notice.get("message")})
         elif kind == "watchers":
-            await self.send_watchers()
+            # The member who came has the names in his first frames; the one who went is gone.
+            if notice.get("member") != self.member.id:
+                await self.send_watchers()
         return True
 
     async def send_watchers(self) -> None:
@@ -296,10 +308,6 @@ async def table_socket(websocket: WebSocket, partie_id: int):
             await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
         viewing = True
         _came(club, partie_id, member, conn.seat is not None)
-        try:
-            await conn.send_watchers()
-        except (WebSocketDisconnect, RuntimeError):
-            return  # the client left right after its first frames
         await _serve(conn, queue)
     finally:
         if viewing:
@@ -333,7 +341,7 @@ def _tell_viewers(club: Club, partie_id: int, member_id: int, seated: bool) -> N
     if seated:
         notices.tell(club.hub, [member_id], "present", partie=partie_id)
     else:
-        club.notify_partie(partie_id, {"kind": "watchers"})
+        club.notify_partie(partie_id, {"kind": "watchers", "member": member_id})
 
 
 async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
