@@ -16,6 +16,7 @@ from app.db import Database
 from app.parties.events import FinishedNotices
 from app.realtime import Hub
 from app.tables.cache import TableCache
+from app.tables.viewers import Viewers
 
 if TYPE_CHECKING:
     from app.bots.runner import BotRunner
@@ -35,6 +36,8 @@ class Club:
     finished: FinishedNotices = field(default_factory=FinishedNotices)
     # The replay's analyses, computed in worker processes (app/analysis/).
     analyses: WorkerPool = field(default_factory=WorkerPool)
+    # Who has which table open (players and spectators): app/tables/viewers.py.
+    viewers: Viewers = field(default_factory=Viewers)
 
     @classmethod
     def from_settings(cls, settings: Settings, clock: Clock | None = None) -> Club:

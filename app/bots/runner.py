@@ -101,7 +101,10 @@ class BotRunner:
         return bot
 
     def play_one(self, partie_id: int) -> bool:
-        """One word for a computer seat or a timed-out person, if one is due; True if said."""
+        """One word for a computer seat or a timed-out person, if one is due; True if said.
+
+        A timed-out word is applied with the source ``timer``: the table tells everyone
+        that the computer said it in the player's name (app/tables/frames.py)."""
         club = self.club
         with club.db.read() as s:
             partie = get_partie(s, partie_id)
@@ -122,18 +125,14 @@ class BotRunner:
                 if not due:
                     return False
                 seat = due[0]
+                row = seats[seat]
                 view = engine.view(seat)
                 legal = list(engine.legal_actions(seat))
-        row = seats[seat]
-        bot = self.bot_for(partie_id, seat, row.bot or club.settings.default_bot, partie.game)
-        try:
-            word = bot.choose(view, legal)
-        except Exception:
-            log.exception("computer player %r failed at partie %s seat %s", row.bot, partie_id, seat)
-            word = None
-        if word not in legal:
-            # A broken or confused computer player must not stall the table.
-            word = RandomBot(f"{partie_id}:{version}").choose(view, legal)
+                # A person's time ran out: the game's safe word when it has one (dalje,
+                # ne pratim, moze, ne kladim, odbijam), else the computer player's choice.
+                word = None if row.played_by_bot else engine.timeout_word(seat)
+        if word is None:
+            word = self._bot_word(partie_id, version, seat, row.bot, partie.game, view, legal)
         source = "bot" if row.played_by_bot else "timer"
         try:
             apply_word(club, partie_id, seat, word, version, None, None, source)
@@ -143,6 +142,19 @@ class BotRunner:
             log.warning("computer player at partie %s seat %s said %r: %s", partie_id, seat, word, e.message)
             return False
         return True
+
+    def _bot_word(self, partie_id: int, version: int, seat: int, name: str | None, game: str,
+                  view: dict, legal: list[str]) -> str:
+        bot = self.bot_for(partie_id, seat, name or self.club.settings.default_bot, game)
+        try:
+            word = bot.choose(view, legal)
+        except Exception:
+            log.exception("computer player %r failed at partie %s seat %s", name, partie_id, seat)
+            word = None
+        if word not in legal:
+            # A broken or confused computer player must not stall the table.
+            word = RandomBot(f"{partie_id}:{version}").choose(view, legal)
+        return word
 
     def _forget(self, partie_id: int) -> None:
         for key in [k for k in self._bots if k[0] == partie_id]:

@@ -21,6 +21,10 @@ Driving an engine:
   ``optional_words`` (offers, otpis, fall offers), which the game never waits for: such a
   seat *may speak* (:func:`may_speak`). Every table frame carries both lists, ``to_act``
   (the turn) and ``may_speak``; a page's "your turn" signal follows ``to_act`` only.
+- ``timeout_word(seat)`` is the word said for a seat whose decision timer ran out: the
+  game's safe word when one is legal now (its ``timeout_words``, in order: e.g. preferans
+  ``dalje`` in the auction, ``ne pratim``, ``moze``, ``odbijam``), else None and the
+  computer player chooses (docs/rulings.md, "Timed-out decisions").
 - ``view(seat)`` is what that seat may see (``None``: a spectator, public only). Every
   game's view has the same top keys: ``game``, ``version``, ``seat``, ``finished``,
   ``deal_index``, ``legal_actions`` (``[]`` for a spectator) and ``result`` (the running
@@ -114,6 +118,8 @@ class PartieEngine(Protocol):
 
     def legal_actions(self, seat: int) -> list[str]: ...
 
+    def timeout_word(self, seat: int) -> str | None: ...
+
     def apply(self, seat: int, word: str) -> None: ...
 
     def view(self, seat: int | None) -> dict[str, Any]: ...
@@ -141,6 +147,9 @@ class EngineBase:
     """What every engine builds the same way: ``new`` from normalized settings."""
 
     optional_words: ClassVar[frozenset[str]] = frozenset()
+    # The safe words of a timed-out decision, the first legal one is said (none: the
+    # computer player chooses).
+    timeout_words: ClassVar[tuple[str, ...]] = ()
     n_seats: int
     pile_key: str | None = None
     # The game's rule for its settings: the full dict, or SettingsError naming what is wrong.
@@ -158,3 +167,11 @@ class EngineBase:
     def seats_for(cls, settings: Mapping[str, Any]) -> int:
         """The seats of a partie with these (normalized) settings."""
         return cls.n_seats
+
+    def timeout_word(self, seat: int) -> str | None:
+        """The safe word said for ``seat`` when its time runs out, or None (the computer
+        player chooses): the first of ``timeout_words`` that is legal now."""
+        if not self.timeout_words:
+            return None
+        legal = self.legal_actions(seat)  # type: ignore[attr-defined]
+        return next((w for w in self.timeout_words if w in legal), None)

@@ -2,11 +2,12 @@
 
 ``count`` = the proposals that invite him and wait for his answer (``invitations``) +
 the running tables where it is his turn (``turns``: his seat is in the table's
-``to_act`` and no computer player plays it for him). Both are read from the database
-and the tables whenever asked, so the number is the same on every instance and every
-page, survives reloads and drops by itself when he answers or plays; nothing is marked
-as read. What does not wait for him (an acceptance of his proposal, a partie that
-started) is told to his pages as a notice but does not count.
+``to_act`` and no computer player plays it for him), except a table he sits at now
+(his seat's socket is open: app/tables/viewers.py), where the table itself says it is
+his turn. Both are read from the database and the tables whenever asked, so the number
+survives reloads and drops by itself when he answers or plays; nothing is marked as
+read. What does not wait for him (an acceptance of his proposal, a partie that started
+or ended) is told to his pages as a notice but does not count.
 """
 
 from __future__ import annotations
@@ -38,7 +39,10 @@ def unread(club: Club, member_id: int) -> dict[str, Any]:
             .order_by(Partie.id)
         ).all()
         turns = []
+        here = club.viewers.seated_at(member_id)
         for partie in playing:
+            if partie.id in here:
+                continue
             seat = next(row.seat for row in partie.seats if row.member_id == member_id)
             table = open_table(club, s, partie)
             with table.lock:

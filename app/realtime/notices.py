@@ -10,7 +10,8 @@ Kinds: ``invited`` (a proposal names me; a rematch too), ``withdrawn`` (a propos
 named me is gone), ``accepted``, ``declined``, ``joined`` (of my proposal), ``started``
 (a partie I sit at began), ``turn`` (it became my turn at a table), ``moved`` (my turn
 at a table is over), ``answered`` (I answered, joined or started a partie on another
-page of mine).
+page of mine), ``ended`` (a partie I played in is over), ``present`` (I opened or closed
+my seat's table: a turn there is not unread while I sit at it).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from app.realtime.hub import Hub
 
 # Kinds a page tells the member about (a toast, the sound); the others only change the count.
-TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn"})
+TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended"})
 LOBBY_CHANNEL = "lobby"  # every change of the proposals and tables (app.parties.proposals)
 
 

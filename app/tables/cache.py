@@ -46,6 +46,11 @@ class Snapshot:
     deal_index: int
     finished: bool
     at: datetime | None  # when this version was reached (for deadlines)
+    # Who said the word that led here: member, bot or timer (a person's time ran out).
+    source: str | None = None
+    # The table's standing "time ran out" note, (seat, word, version) of the last word the
+    # timer said, until that seat says a word of its own or the deal changes.
+    timeout: tuple[int, str, int] | None = None
     # Event frames already serialized, by (seat, what else they depend on): see frame_text.
     frames: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -82,9 +87,10 @@ class LiveTable:
         self.bot_seats: set[int] = set()
         self.member_seats: dict[int, int] = {}
 
-    def snapshot(self, action: tuple[int, str] | None, at: datetime | None) -> Snapshot:
+    def snapshot(self, action: tuple[int, str] | None, at: datetime | None, source: str | None = None) -> Snapshot:
         engine = self.engine
         finished = engine.finished
+        before = self.history[-1] if self.history and self.history[-1].version == self.version - 1 else None
         to_act = [] if finished else list(engine.seats_to_act())
         views = [engine.view(s) for s in range(self.n_seats)]
         # Every seat's words, not only the awaited ones: a game may let a player say
@@ -102,13 +108,15 @@ class LiveTable:
             deal_index=engine.deal_index,
             finished=finished,
             at=at,
+            source=source,
+            timeout=standing_timeout(before, action, source, self.version, engine.deal_index),
         )
         self.history.append(snap)
         return snap
 
-    def apply(self, seat: int, word: str, at: datetime | None) -> Snapshot:
+    def apply(self, seat: int, word: str, at: datetime | None, source: str | None = None) -> Snapshot:
         self.apply_quietly(seat, word)
-        return self.snapshot((seat, word), at)
+        return self.snapshot((seat, word), at, source)
 
     def apply_quietly(self, seat: int, word: str) -> None:
         """Apply without a snapshot: the caller takes one (or drops the table) before unlocking."""
@@ -118,20 +126,20 @@ class LiveTable:
     def catch_up(self, session: Session) -> None:
         """Apply the logged actions this cache has not seen yet."""
         rows = session.execute(
-            select(Action.seq, Action.seat, Action.word, Action.created_at)
+            select(Action.seq, Action.seat, Action.word, Action.created_at, Action.source)
             .where(Action.partie_id == self.partie_id, Action.seq > self.version)
             .order_by(Action.seq)
         ).all()
         # Only the last few versions are kept as snapshots: replay the rest without views.
         quiet = len(rows) - (self.history.maxlen or len(rows))
-        for i, (seq, seat, word, at) in enumerate(rows):
+        for i, (seq, seat, word, at, source) in enumerate(rows):
             if seq != self.version + 1:
                 raise RuntimeError(f"partie {self.partie_id}: action log jumps from {self.version} to {seq}")
             if i < quiet:
                 self.apply_quietly(seat, word)
                 self.history.clear()
             else:
-                self.apply(seat, word, at)
+                self.apply(seat, word, at, source)
 
     @property
     def latest(self) -> Snapshot:
@@ -196,6 +204,21 @@ class TableCache:
             table = self._tables.pop(partie_id, None)
         if table is not None:
             table.broken = True
+
+
+def standing_timeout(
+    before: Snapshot | None, action: tuple[int, str] | None, source: str | None, version: int, deal_index: int
+) -> tuple[int, str, int] | None:
+    """The "time ran out" note after a word: set by a word of the timer, kept until the
+    same seat says another word or a new deal begins (docs/rulings.md)."""
+    if action is None:
+        return None
+    if source == "timer":
+        return action[0], action[1], version
+    note = before.timeout if before is not None else None
+    if note is None or action[0] == note[0] or deal_index != before.deal_index:
+        return None
+    return note
 
 
 def deadline_for(

@@ -30,7 +30,10 @@ def event_text(game: str, snap: Snapshot, seat: int | None, timer: int | None, b
         if snap.action is not None:
             actor, word = snap.action
             shown = game_of(game).public_word(word, actor == seat)
-            parts += [',"action":', to_json({"seat": actor, "word": shown})]
+            action: dict[str, Any] = {"seat": actor, "word": shown}
+            if snap.source == "timer":
+                action["timer"] = True  # the player's time ran out: the computer said it
+            parts += [',"action":', to_json(action)]
         parts += [
             ',"view":', snap.view_json_for(seat),
             ',"legal":', to_json(snap.legal_for(seat)),
@@ -74,5 +77,15 @@ def state_frame(partie: Partie, snap: Snapshot | None, seat: int | None) -> dict
             deal_index=snap.deal_index,
             finished=snap.finished,
             deadline=_iso(deadline_after(snap, partie.timer_seconds, bot_seats(partie))),
+            timeout=timeout_note(partie.game, snap, seat),
         )
     return frame
+
+
+def timeout_note(game: str, snap: Snapshot, seat: int | None) -> dict[str, Any] | None:
+    """The standing "time ran out" note as ``seat`` may see it: the seat whose time ran
+    out, the word the computer said for it, the version it was said at, the deal after it."""
+    if snap.timeout is None:
+        return None
+    actor, word, version = snap.timeout
+    return {"seat": actor, "word": game_of(game).public_word(word, actor == seat), "version": version}

@@ -212,6 +212,9 @@ def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
         _tell_turns(club, s)
         if s.finished:
             club.finished.publish(PartieFinished(s.table.partie_id, s.table.game, s.table.engine.result()))
+            # Its members hear it on every page (a toast with the way to its archive).
+            notices.tell(club.hub, list(s.table.member_seats), "ended",
+                         partie=s.table.partie_id, game=s.table.game, version=s.applied.version)
         if s.bots and (s.finished or s.bots.intersection(s.to_act)):
             # A computer seat is to act (or forgets the partie that ended); a person whose time
             # runs out is the deadline watcher's.
@@ -318,5 +321,5 @@ def _apply_in(conn, table: LiveTable, job: Word, now: datetime) -> Applied | _Sa
     _update_partie(tuple(k for k in values if k != "pid")).rows(conn, values)
     # The views of the new version now: a later word of the same batch (a resend, a stale
     # version) answers with this state.
-    table.snapshot((seat, word), now)
+    table.snapshot((seat, word), now, job.source)
     return _Said(table, Applied(new_version, seat, word, duplicate=False), bots, to_act, finished, to_act_before)

@@ -7,7 +7,14 @@ Server frames (every one carries ``version``, the partie version it reflects):
   seat's ``view`` and ``legal`` words after it, the turn (``to_act``) and the seats that
   may speak out of turn (``may_speak``); versions come one by one, without gaps;
 - ``ack`` / ``error``: the answer to the client's ``action`` (by its ``id``);
-- ``seats`` (away, computer takeover), ``chat``, ``pong``.
+- ``seats`` (away, computer takeover), ``chat``, ``pong``;
+- ``watchers``: the names of the members watching the table (spectators) whenever one
+  comes or goes (the ``state`` frame, and the ``seats`` frame of a reconnection, carry
+  them as ``watchers`` too).
+
+An event whose word the computer said for a player whose time ran out marks its
+``action`` with ``"timer": true``; the state frame's ``timeout`` is that note while it
+stands (seat, word, version), until the seat speaks again or the deal changes.
 
 Client frames: ``{"type": "action", "word", "version", "id"}``, ``{"type": "chat",
 "text"}``, ``{"type": "resync"}``, ``{"type": "ping"}``. Connect with ``?since=V`` to
@@ -31,6 +38,7 @@ from app.club import Club
 from app.errors import ClubError
 from app.games.records import brief
 from app.members.service import CurrentMember, authenticate, touch_member
+from app.realtime import notices
 from app.tables import chat, presence, ratelimit, reads, service
 from app.tables.cache import to_json
 from app.members.cookies import session_token
@@ -67,7 +75,7 @@ class TableConnection:
         async with self.send_lock:
             state = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.member)
             self.seat, self.status = state["seat"], state["status"]
-            await self.send(state)
+            await self.send(self.with_watchers(state))
             self.sent_version = state["version"]
 
     async def start(self, since: str | None) -> None:
@@ -77,12 +85,21 @@ class TableConnection:
         if since is not None and since.isdigit() and int(since) <= state["version"]:
             self.sent_version = int(since)
             await self.catch_up()
-            async with self.send_lock:  # who is away may have changed while the client was gone
-                await self.send({"type": "seats", "version": self.sent_version, "seats": state["seats"]})
+            async with self.send_lock:  # who is away (or watches) may have changed while the client was gone
+                seats = {"type": "seats", "version": self.sent_version, "seats": state["seats"]}
+                await self.send(self.with_watchers(seats))
             return
         async with self.send_lock:
-            await self.send(state)
+            await self.send(self.with_watchers(state))
             self.sent_version = state["version"]
+
+    def with_watchers(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """The frame with the spectators' names (this connection's member counted once he is one)."""
+        names = self.club.viewers.spectators(self.partie_id)
+        if self.seat is None and self.member.name not in names:
+            names = sorted([*names, self.member.name], key=str.casefold)
+        frame["watchers"] = names
+        return frame
 
     async def catch_up(self, known_version: int | None = None) -> None:
         """Send every event after the last one this client got (or a state to resync).
@@ -210,7 +227,16 @@ class TableConnection:
         elif kind == "chat":
             async with self.send_lock:
                 await self.send({"type": "chat", "version": self.sent_version, "message": notice.get("message")})
+        elif kind == "watchers":
+            # The member who came has the names in his first frames; the one who went is gone.
+            if notice.get("member") != self.member.id:
+                await self.send_watchers()
         return True
+
+    async def send_watchers(self) -> None:
+        names = self.club.viewers.spectators(self.partie_id)
+        async with self.send_lock:
+            await self.send({"type": "watchers", "version": self.sent_version, "watchers": names})
 
 
 def frame_size(data: str | bytes) -> int:
@@ -267,6 +293,7 @@ async def table_socket(websocket: WebSocket, partie_id: int):
     queue = club.hub.subscribe(f"partie:{partie_id}")
     club.hub.subscribe("sessions", queue)
     key = _presence_key(partie_id, member.id)
+    viewing = False
     try:
         try:
             await conn.start(websocket.query_params.get("since"))
@@ -279,8 +306,12 @@ async def table_socket(websocket: WebSocket, partie_id: int):
         if conn.seat is not None:
             counts[key] = counts.get(key, 0) + 1
             await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
+        viewing = True
+        _came(club, partie_id, member, conn.seat is not None)
         await _serve(conn, queue)
     finally:
+        if viewing:
+            _went(club, partie_id, member.id, conn.seat is not None)
         limits.close(member.id)
         club.hub.unsubscribe(f"partie:{partie_id}", queue)
         club.hub.unsubscribe("sessions", queue)
@@ -292,6 +323,25 @@ async def table_socket(websocket: WebSocket, partie_id: int):
                     await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, False)
                 except Exception:
                     log.exception("could not mark partie %s member %s away", partie_id, member.id)
+
+
+def _came(club: Club, partie_id: int, member: CurrentMember, seated: bool) -> None:
+    """A socket opened at the table: a new spectator is told to the table; a player now
+    sitting at his table has his unread count read again (his turn there is not unread)."""
+    if club.viewers.open(partie_id, member.id, member.name, seated):
+        _tell_viewers(club, partie_id, member.id, seated)
+
+
+def _went(club: Club, partie_id: int, member_id: int, seated: bool) -> None:
+    if club.viewers.close(partie_id, member_id):
+        _tell_viewers(club, partie_id, member_id, seated)
+
+
+def _tell_viewers(club: Club, partie_id: int, member_id: int, seated: bool) -> None:
+    if seated:
+        notices.tell(club.hub, [member_id], "present", partie=partie_id)
+    else:
+        club.notify_partie(partie_id, {"kind": "watchers", "member": member_id})
 
 
 async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:

@@ -5,9 +5,10 @@ Frames of the server:
 - ``unread``: ``count`` (app/parties/unread.py), ``invitations`` and ``turns`` (partie
   ids); on connect, and whenever a notice may have changed them;
 - ``notice``: something to tell the member (``kind``: invited, accepted, declined,
-  joined, started, turn), with ``partie``, ``game``, ``game_name`` (in the page's
-  language), ``by`` (who did it, when someone did), ``rematch_of`` (an invitation to a
-  revanš) and the new ``count``, ``invitations`` and ``turns``;
+  joined, started, turn, ended; a turn only while it counts: not at a table he sits
+  at), with ``partie``, ``game``, ``game_name`` (in the page's language), ``by`` (who
+  did it, when someone did), ``rematch_of`` (an invitation to a revanš) and the new
+  ``count``, ``invitations`` and ``turns``;
 - ``lobby`` (with ``?lobby=1`` only, as the lobby page connects): the proposals or tables
   changed, read the lobby again;
 - ``pong``, ``error`` (``code``, ``message``).
@@ -82,7 +83,9 @@ class NoticeConnection:
                 mine.append(notice)
         if mine:
             counted = await self.count()
-            told = [n for n in mine if n.get("kind") in TOLD]
+            # A turn at a table he sits at is not told (nor counted): the table shows it.
+            told = [n for n in mine if n.get("kind") in TOLD
+                    and not (n.get("kind") == "turn" and n.get("partie") not in counted["turns"])]
             for notice in told:
                 await self.send({"type": "notice", **self.described(notice), **counted})
             if not told:

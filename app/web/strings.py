@@ -75,6 +75,7 @@ NOTICE_STRINGS = [
     N_("{by} took a seat at your proposal: {game} #{partie}"), N_("{game} #{partie} has started"),
     N_("Your turn: {game} #{partie}"), N_("Waiting for you: {n}"), N_("Accept"), N_("Decline"),
     N_("To the table"), N_("Lobby"), N_("Close"), N_("Error"), N_("Revanš"),
+    N_("{game} #{partie} has ended"), N_("Score sheet and replay"),
 ]
 
 # Every text the table scripts show, translated into the page (``#klub-strings``).
@@ -103,6 +104,9 @@ JS_STRINGS = [
     N_("may speak"), N_("{name} is to act"), N_("you may make an offer meanwhile"),
     N_("{name} is away; the table waits for him"), N_("{n} of {m} agreed to a computer player"),
     N_("Chat"), N_("Chat: {n} unread"),
+    # a decision whose time ran out, said by the computer; who watches the table
+    N_("Time ran out: the computer said “{word}” for {name}"),
+    N_("Time ran out: the computer played {word} for {name}"), N_("Watching ({n}): {names}"),
     # why a preferans hand ended, and its numbers
     N_("All passed: a refe for everyone"), N_("Nobody followed: the declarer passes as if he took all 10 tricks"),
     N_("Pik with the talon without a kontra is not played"), N_("Offer accepted: {word}"),

@@ -86,6 +86,7 @@
           break;
         case "seats": this.h.seats(f); break;
         case "chat": if (this.h.chat) this.h.chat(f); break;
+        case "watchers": if (this.h.watchers) this.h.watchers(f); break;
         default: break;
       }
     }

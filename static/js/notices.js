@@ -1,6 +1,6 @@
 /* Klub: live notices on every page of a member (/ws/notices): the unread count in the
    header, a toast for an invitation (accept or decline in it), an answer to my proposal,
-   a partie that started, my turn at another table; the header's sound toggle decides the
+   a partie that started or ended (with its archive), my turn at another table; the header's sound toggle decides the
    sound. The lobby page also hears that the lobby changed (lobby.js reads it again). */
 "use strict";
 (function () {
@@ -24,6 +24,7 @@
     joined: "{by} took a seat at your proposal: {game} #{partie}",
     started: "{game} #{partie} has started",
     turn: "Your turn: {game} #{partie}",
+    ended: "{game} #{partie} has ended",
   };
   const MAX_TOASTS = 4;
   const N = (K.notices = { count: 0, invitations: [], turns: [], frames: [], connected: false });
@@ -76,6 +77,8 @@
       );
     } else if (f.kind === "started" || f.kind === "turn") {
       actions.append(K.el("a.btn.small.primary.toast-open", { href: `/table/${f.partie}`, text: K.T("To the table") }));
+    } else if (f.kind === "ended") {
+      actions.append(K.el("a.btn.small.primary.toast-open", { href: `/archive/${f.partie}`, text: K.T("Score sheet and replay") }));
     } else {
       actions.append(K.el("a.btn.small.toast-open", { href: "/lobby", text: K.T("Lobby") }));
     }

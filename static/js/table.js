@@ -14,7 +14,7 @@
   const ui = {
     app, info: $("table-info"), center: $("center"), controls: $("controls"), hand: $("hand"),
     status: $("status-line"), sheet: $("sheet"), lastDeal: $("last-deal"), banner: $("conn-banner"),
-    error: $("table-error"), errorText: $("table-error-text"), lastTrickBtn: $("last-trick-button"),
+    error: $("table-error"), errorText: $("table-error-text"), timeout: $("timeout-note"), watchers: $("watchers"), lastTrickBtn: $("last-trick-button"),
     lastTrick: $("last-trick"), chat: $("chat"), chatJump: $("chat-jump"), chatUnread: $("chat-unread"),
     seats: n === 4 ? [$("seat-me"), $("seat-right"), $("seat-top"), $("seat-left")]
                    : [$("seat-me"), $("seat-right"), $("seat-left")],
@@ -26,7 +26,7 @@
     seat: null, seats: [], status: "proposed", settings: {}, timer: null,
     view: null, legal: [], toAct: [], maySpeakSeats: [], deadline: null, finished: false, version: 0,
     pausing: null, sending: null, message: null, error: null, selected: new Set(),
-    held: null, seenTrick: null, lastTrickOpen: false, unread: 0,
+    held: null, seenTrick: null, lastTrickOpen: false, unread: 0, watchers: [], timeout: null,
     trickPause: Number(app.dataset.trickPause || 1500), daljeDelay: Number(app.dataset.daljeDelay || 700),
   });
   ctl.base = () => (ctl.seat === null ? 0 : ctl.seat);
@@ -90,6 +90,8 @@
       ctl.pausing = null;
       ctl.sending = null;
       ctl.held = null;
+      if ("watchers" in f) ctl.watchers = f.watchers || [];
+      ctl.timeout = f.timeout ? { seat: f.timeout.seat, word: f.timeout.word, deal: f.deal_index } : null;
       if (!("view" in f)) { ctl.view = null; ctl.legal = []; ctl.toAct = []; ctl.maySpeakSeats = []; ctl.version = f.version; }
       applyFrame(f);
       render();
@@ -105,8 +107,10 @@
     seats(f) {
       // who sits where, who is away, who agreed to a takeover (a change of status comes as a whole state frame)
       ctl.seats = f.seats;
+      if ("watchers" in f) ctl.watchers = f.watchers || [];
       render();
     },
+    watchers(f) { ctl.watchers = f.watchers || []; paintWatchers(); },
     chat(f) { addChat(f.message, true); },
     sessionEnded() {
       ui.banner.hidden = false;
@@ -128,6 +132,7 @@
         const ev = queue.shift();
         const prev = ctl.view;
         applyFrame(ev);
+        noteTimeout(ev);
         ctl.lastAction = ev.action || null;
         announce(ev.action);
         const pause = prev && G.transition ? G.transition(prev, ev, ctl) : null;
@@ -148,6 +153,36 @@
     } finally {
       pumping = false;
     }
+  }
+
+  /* A word the computer said for a player whose time ran out: the table says so to
+     everyone until that player speaks again or the deal changes (the server's state
+     frame carries the same note after a reload). */
+  function noteTimeout(ev) {
+    const a = ev.action;
+    if (a && a.timer) ctl.timeout = { seat: a.seat, word: a.word, deal: ev.deal_index };
+    else if (ctl.timeout && ((a && a.seat === ctl.timeout.seat) || ev.deal_index !== ctl.timeout.deal)) ctl.timeout = null;
+  }
+  ctl.wordText = function (w) {
+    if (CARD_RE.test(w)) return K.cards.label(w);
+    if (w.startsWith("skart")) return K.T("Škart");
+    if (G.wordText) return G.wordText(w);
+    return K.T("word:" + w);
+  };
+  function paintTimeout() {
+    const t = ctl.timeout;
+    ui.timeout.hidden = !t;
+    if (!t) { ui.timeout.textContent = ""; return; }
+    const values = { word: ctl.wordText(t.word), name: ctl.name(t.seat) };
+    ui.timeout.textContent = CARD_RE.test(t.word)
+      ? K.T("Time ran out: the computer played {word} for {name}", values)
+      : K.T("Time ran out: the computer said “{word}” for {name}", values);
+  }
+  /* The members watching the table (not playing at it): their count and names. */
+  function paintWatchers() {
+    const names = ctl.watchers || [];
+    ui.watchers.hidden = !names.length;
+    ui.watchers.textContent = names.length ? K.T("Watching ({n}): {names}", { n: names.length, names: names.join(", ") }) : "";
   }
 
   /* Every move said aloud for screen readers: "ana: dama pik". */
@@ -436,6 +471,8 @@
     } finally {
       ctl.view = latest;
     }
+    paintTimeout();
+    paintWatchers();
     if (!ctl.view) {
       paintStatus();
       paintLastTrick();

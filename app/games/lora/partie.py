@@ -24,6 +24,7 @@ from app.games.lora.contracts import (
     dealer_of,
     first_player_of,
 )
+from app.games.lora.bets import MOZE, NE_KLADIM
 from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
 from app.games.lora.bets import BET_POINTS, BET_UNITS
 from app.games.lora.deal_end import lora_reasons
@@ -41,6 +42,10 @@ class LoraPartie(EngineBase):
     game: ClassVar[str] = "lora"
     n_seats = N_SEATS  # the Club's Lora; a partie's own follows its settings
     packet = 1  # cards are dealt "jedna po jedna"
+    # A timed-out decision (docs/rulings.md): Libyan bets ``ne kladim``, their answers
+    # ``moze``; ``dalje`` is a layout's only word when it is legal. Cards, predictions and
+    # a contract choice are the computer player's.
+    timeout_words: ClassVar[tuple[str, ...]] = (DALJE, NE_KLADIM, MOZE)
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None):
         self.settings = settings

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.games.cards import CARD_NAMES, deal_in_packets, shuffled_deck
-from app.games.lora.deal import Deal
+from app.games.lora.deal import DALJE, Deal
 from app.games.lora.partie import LoraPartie
 from app.games.lora.variants import LIVE_KEYS
 from app.games.lorum.contracts import N_SEATS, LorumContract, order_of
@@ -44,6 +44,9 @@ def lorum_places(totals: list[int]) -> list[int]:
 class LorumPartie(LoraPartie):
     game: ClassVar[str] = "lorum"
     n_seats = N_SEATS
+    # A timed-out decision: ``dalje`` when it is legal (Domino, Kvart, Fast train, 101 know
+    # it only without a playable card); a card is the computer player's.
+    timeout_words: ClassVar[tuple[str, ...]] = (DALJE,)
     packet = 2  # "по 8 пачками по 2"
     settings_rule = staticmethod(normalize)
 

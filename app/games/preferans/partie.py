@@ -9,6 +9,8 @@ from app.games.cards import (
     CARD_BY_NAME, CARD_NAMES, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck,
 )
 from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
+from app.games.preferans.bidding import DALJE
+from app.games.preferans.follow import MOZE, NE_PRATIM
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
 from app.games.preferans.papir import Papir
 from app.games.preferans.scoring import otpis_shares, score_hand
@@ -30,6 +32,10 @@ class PreferansPartie(EngineBase):
     optional_words: ClassVar[frozenset[str]] = frozenset(
         {"otpis", "preuzimam pad", "vracam pad", "nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4"}
     )
+    # A timed-out decision (docs/rulings.md): the auction's dalje, the follow round's
+    # ne pratim, the kontra round's moze, an offer's odbijam; otherwise (škart, the
+    # contract, a card, the igra suit) the computer player chooses.
+    timeout_words: ClassVar[tuple[str, ...]] = (DALJE, NE_PRATIM, MOZE, ODBIJAM)
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None = None):
         self.settings = settings
