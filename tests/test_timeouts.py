@@ -10,13 +10,11 @@ hands the decision to the computer) and read the word, the event frame and the s
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
 from app.db.models import Action, Partie
-from app.db.types import utcnow
 from app.games.lora import LoraPartie
 from app.games.lorum.partie import LorumPartie
 from app.games.preferans.partie import PreferansPartie
@@ -160,12 +158,14 @@ def test_the_note_stays_until_the_seat_speaks_again_or_the_deal_changes():
 
 
 def time_out(app, pid: int) -> Action:
-    """The member's time runs out now: the deadline watcher hands his decision to the computer."""
+    """The member's time runs out: the Club's clock passes the deadline, and the deadline
+    watcher hands his decision to the computer."""
     db = app.state.club.db
-    with db.write() as s:
-        partie = s.get(Partie, pid)
-        assert partie.deadline_at is not None, "no decision timer is running"
-        partie.deadline_at = utcnow() - timedelta(seconds=1)
+    with db.read() as s:
+        deadline = s.get(Partie, pid).deadline_at
+    assert deadline is not None, "no decision timer is running"
+    clock = app.state.club.clock
+    clock.advance((deadline - clock.now()).total_seconds() + 1)
 
     def timer_word():
         with db.read() as s:
@@ -189,7 +189,7 @@ def propose_against_bots(ana, game: str, settings: dict, bots: int) -> int:
     return r.json()["id"]
 
 
-def test_a_preferans_auction_timeout_says_dalje_and_the_table_is_told(client, app):
+def test_a_preferans_auction_timeout_says_dalje_and_the_table_is_told(client, app, clock):
     ana = register(app, "ana")
     pid = propose_against_bots(ana, "preferans", {"bule": 30, "refe": 1}, 2)
     state = my_turn_state(ana, pid)
@@ -206,7 +206,7 @@ def test_a_preferans_auction_timeout_says_dalje_and_the_table_is_told(client, ap
     assert r.status_code == 200 and r.json()["state"]["timeout"] is None
 
 
-def test_a_lora_timeout_plays_the_computers_card_and_the_table_is_told(client, app):
+def test_a_lora_timeout_plays_the_computers_card_and_the_table_is_told(client, app, clock):
     ana = register(app, "ana")
     pid = propose_against_bots(ana, "lora", {}, 3)
     state = my_turn_state(ana, pid)
@@ -215,7 +215,7 @@ def test_a_lora_timeout_plays_the_computers_card_and_the_table_is_told(client, a
     assert_told(ana, pid, action, action.word)
 
 
-def test_a_lorum_timeout_plays_the_computers_card_and_the_table_is_told(client, app):
+def test_a_lorum_timeout_plays_the_computers_card_and_the_table_is_told(client, app, clock):
     ana = register(app, "ana")
     pid = propose_against_bots(ana, "lorum", {}, 3)
     state = my_turn_state(ana, pid)
@@ -224,7 +224,7 @@ def test_a_lorum_timeout_plays_the_computers_card_and_the_table_is_told(client, 
     assert_told(ana, pid, action, action.word)
 
 
-def test_a_libyan_bet_timeout_says_ne_kladim(client, app):
+def test_a_libyan_bet_timeout_says_ne_kladim(client, app, clock):
     ana = register(app, "ana")
     pid = propose_against_bots(ana, "lora", {"variant": "libijska", "opklade": True}, 3)
     state = my_turn_state(ana, pid)
@@ -235,10 +235,13 @@ def test_a_libyan_bet_timeout_says_ne_kladim(client, app):
 
 
 @pytest.mark.parametrize("game", ["preferans", "lora"])
-def test_no_timer_word_while_time_is_left(client, app, game):
+def test_no_timer_word_while_time_is_left(client, app, clock, game):
     """The deadline watcher leaves a member's decision alone while his time lasts."""
     ana = register(app, "ana")
     pid = propose_against_bots(ana, game, {"bule": 30, "refe": 1} if game == "preferans" else {}, 2 if game == "preferans" else 3)
     state = my_turn_state(ana, pid)
+    with app.state.club.db.read() as s:
+        deadline = s.get(Partie, pid).deadline_at
+    clock.advance((deadline - clock.now()).total_seconds() - 1)  # one second left
     assert app.state.club.bots.play_one(pid) is False
     assert ana.get(f"/api/parties/{pid}/view").json()["version"] == state["version"]

@@ -17,7 +17,6 @@ from sqlalchemy import delete, select
 from app.db import Database
 from app.db.database import for_update
 from app.db.models import Member, PasswordReset
-from app.db.types import utcnow
 from app.errors import ClubError, Forbidden, NotFound
 from app.members import passwords
 from app.members.service import CurrentMember, _check_password, end_all_sessions
@@ -35,7 +34,7 @@ def create_link(db: Database, admin: CurrentMember, name: str) -> dict:
     if not admin.is_admin:
         raise Forbidden("only an admin may do that", code="admin_only")
     token = secrets.token_urlsafe(32)
-    now = utcnow()
+    now = db.clock.now()
     with db.write() as s:
         member = s.scalar(select(Member).where(Member.name_key == str(name).strip().lower()))
         if member is None:
@@ -59,7 +58,7 @@ def _usable(row: PasswordReset | None, now: datetime) -> PasswordReset:
 def link_member(db: Database, token: str) -> str:
     """The name of the member a usable link is for (404 ``invalid_reset_link``, 410 ``reset_link_expired``)."""
     with db.read() as s:
-        return _usable(s.get(PasswordReset, token_id(token)), utcnow()).member.name
+        return _usable(s.get(PasswordReset, token_id(token)), db.clock.now()).member.name
 
 
 def use_link(db: Database, token: str, new_password: str) -> tuple[str, list[str]]:
@@ -71,8 +70,9 @@ def use_link(db: Database, token: str, new_password: str) -> tuple[str, list[str
         # locked: two uses of one link at once, only one passes
         found = s.scalar(for_update(select(PasswordReset).where(PasswordReset.id == token_id(token)), db,
                                     of=PasswordReset))
-        row = _usable(found, utcnow())
-        row.used_at = utcnow()
+        now = db.clock.now()
+        row = _usable(found, now)
+        row.used_at = now
         member = s.get(Member, row.member_id)
         member.password_hash = new_hash
         member_id, name = member.id, member.name

@@ -16,7 +16,6 @@ from typing import Any
 
 from app.club import Club
 from app.db.models import Partie, PartieSeat
-from app.db.types import utcnow
 from app.errors import Conflict, Forbidden
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie, seat_of, seats_info
@@ -69,7 +68,7 @@ def end(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
             raise Conflict("other members play at this table; leave it instead (a computer player takes your seat)",
                            code="other_members")
         partie.status = ABANDONED
-        partie.finished_at = utcnow()
+        partie.finished_at = club.clock.now()
         partie.deadline_at = None
         out = {"status": partie.status, "seats": seats_info(partie)}
         game = partie.game
