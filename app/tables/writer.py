@@ -14,7 +14,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -108,7 +108,10 @@ class WordWriter:
             outcomes = [e] * len(batch)
         self.batches += 1
         for (_, future), outcome in zip(batch, outcomes):
-            if isinstance(outcome, BaseException):
-                future.set_exception(outcome)
-            else:
-                future.set_result(outcome)
+            try:
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+            except InvalidStateError:
+                pass  # the caller stopped waiting (its socket closed): the word stands all the same
