@@ -55,7 +55,7 @@ test: $(VENV)/.dev-installed chromium
 # Re-extract the texts of the pages (templates/, app/web/) into the Serbian catalog;
 # the catalog is compiled in memory when the app starts (app/web/i18n.py).
 messages: $(VENV)/.installed
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k tr -o app/locale/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k tr -k n_:1,2 -o app/locale/messages.pot .
 	$(BIN)/pybabel update -i app/locale/messages.pot -d app/locale -l sr_Latn
 
 bench: $(VENV)/.installed

@@ -103,7 +103,7 @@ def test_a_new_game_appears_everywhere_and_plays(client, variant):  # noqa: F811
     summary = client.get(f"/api/parties/{partie_id}").json()
     assert summary["game"] == "proba" and summary["settings"]["krugovi"] == 2
     table = client.get(f"/table/{partie_id}").text
-    assert "<title>Proba #" in table and f'src="/static/js/{VARIANT.script}"' in table
+    assert "<title>Proba #" in table and f'src="/static/js/{VARIANT.script}?v=' in table
     assert '"contracts": ["Što više"' in table  # the descriptor's contract names reach the scripts
     listed = client.get("/archive?who=all&game=proba").text
     assert f'data-partie="{partie_id}"' in listed and "Proba" in listed

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from app.analysis.deal import analyse_deal
+from app.parties.lookup import BOT_NAMES
 from tests.test_ui_browser import browser  # noqa: F401  (Chromium, for this module's server)
 from tests.test_ui_browser_archive import close_page, member, open_page, seed_partie, server  # noqa: F401
 from tests.ui_helpers import shot
@@ -34,6 +35,8 @@ def test_the_analysis_of_a_finished_deal_marks_its_biggest_mistakes(browser, ser
     partie = seed_partie(server, member[0], "lora")
     players = [member[0], "AI 2", "AI 3", "AI 4"]
     k, expected = a_deal_with_mistakes(partie["engine"].to_record(players))
+    # the page names the computer players as the screens do (the record keeps "AI n")
+    players = [member[0], *(f"Računar {BOT_NAMES['pocetnik'][seat]}" for seat in (1, 2, 3))]
     pg = open_page(browser, member)
     pg.goto(f"{server.url}/archive/{partie['id']}#deal={k + 1}&step=0")
     pg.wait_for_selector("#replay .replay-hand")

@@ -161,7 +161,8 @@ def test_static_budget_of_a_table_page(client, game):
     seats = {f"seat{i}": "bot" for i in range(1, descriptor.seats)}
     r = client.post("/lobby/propose", data={"game": game, **seats})
     assert r.status_code == 200 and "/table/" in str(r.url)
-    assets = re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', r.text)
+    urls = re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css)\?v=[0-9a-f]+)"', r.text)
+    assets = [u.split("?", 1)[0] for u in urls]
     scripts = {g.script for g in descriptors()}
     assert f"/static/js/{descriptor.script}" in assets
     assert not [a for a in assets if a.rsplit("/", 1)[-1] in scripts - {descriptor.script}]

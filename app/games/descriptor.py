@@ -146,6 +146,8 @@ class GameDescriptor:
     # The quick-start button of the lobby (against computer players); None: no such button.
     quick_start: Text | None = None
     quick_suits: str = ""
+    # What the game calls one deal on the screens ("Deljenje 12 od 28"; preferans: "Ruka 12").
+    deal_noun: Text = Text("Deljenje", "Deal")
     # A word as a seat that may not see it learns it (e.g. a discard stays face down).
     public_word: Callable[[str, bool], str] = same_word
     # The replay: the public part of the table after each step, and every hand face up.

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, selectinload, undefer
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Invalid, NotFound
 from app.games.registry import descriptors
-from app.parties.lookup import player_name, seat_of
+from app.parties.lookup import bot_name, player_name, seat_of
 from app.parties.papers import papir_lines
 from app.ratings.service import current_ratings, rating_history
 
@@ -161,7 +161,8 @@ def _recent(p: Partie, member_id: int) -> dict[str, Any]:
         "status": p.status,
         "finished_at": _iso(p.finished_at),
         "started_at": _iso(p.started_at),
-        "players": [{"name": player_name(row), "computer": row.member_id is None} for row in p.seats],
+        "players": [{"name": player_name(row), "computer": row.member_id is None, "bot_name": bot_name(row)}
+                    for row in p.seats],
         "place": places[seat] if places and seat is not None else None,
     }
 

@@ -42,6 +42,27 @@ def computer_name(seat: int) -> str:
     return f"AI {seat + 1}"
 
 
+# The names the screens give the computer players ("Računar Mile", "Computer Mile"), a
+# fixed list per level; a seat's name is its level's name at the seat's number, so that
+# the computer players of one table are told apart (four names per level, four seats
+# at most). Records, exports and the API keep "AI n" (computer_name).
+BOT_NAMES: dict[str, tuple[str, ...]] = {
+    "random": ("Zeka", "Cile", "Buca", "Lale"),
+    "pocetnik": ("Mile", "Joca", "Raša", "Pera"),
+    "iskusan": ("Steva", "Bora", "Laza", "Sima"),
+    "majstor": ("Čeda", "Mika", "Gaga", "Đura"),
+}
+
+
+def bot_name(seat: PartieSeat) -> str | None:
+    """The shown name of a computer player's seat (None for a member's seat, even one a
+    computer plays for him: that keeps the member's name)."""
+    if seat.kind != "bot" or seat.member is not None:
+        return None
+    names = BOT_NAMES.get(seat.bot or "", BOT_NAMES["iskusan"])
+    return names[seat.seat % len(names)]
+
+
 def player_name(seat: PartieSeat) -> str:
     if seat.member is not None:
         return seat.member.name
@@ -54,6 +75,7 @@ def seats_info(partie: Partie) -> list[dict[str, Any]]:
             "seat": s.seat,
             "kind": s.kind,
             "name": player_name(s) if s.kind != "open" or s.member else None,
+            "bot_name": bot_name(s),  # shown as "Računar {bot_name}" (the record keeps "name")
             "answer": s.answer,
             "away": s.away,
             "computer": s.played_by_bot,

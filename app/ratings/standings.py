@@ -39,6 +39,21 @@ def check_filters(game: str | None, period: str | None) -> tuple[str, str]:
     return code, period
 
 
+def default_game(db: Database, member_id: int | None = None) -> str:
+    """The game the standings open on: the one the member finished most parties of, else
+    the Club's most played one, else the first the Club lists (ties: the Club's order)."""
+    order = {code: i for i, code in enumerate(codes())}
+
+    def most(rows) -> str | None:
+        counted = [(n, code) for code, n in rows if code in order]
+        return min(counted, key=lambda x: (-x[0], order[x[1]]))[1] if counted else None
+
+    base = select(RatingEvent.game, func.count()).group_by(RatingEvent.game)
+    with db.read() as s:
+        mine = most(s.execute(base.where(RatingEvent.member_id == member_id))) if member_id is not None else None
+        return mine or most(s.execute(base)) or codes()[0]
+
+
 def since_of(period: str, now: datetime | None = None) -> datetime | None:
     """The start of a period (None: all time)."""
     days = PERIODS[period]

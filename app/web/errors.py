@@ -1,4 +1,8 @@
-"""Every error leaves as ``{"error": {"code": ..., "message": ...}}`` with a 4xx status."""
+"""Every error leaves as ``{"error": {"code": ..., "message": ...}}`` with a 4xx status.
+
+A browser asking for a page that does not exist (a path outside the API that matches no
+route, or a method the page does not take) gets the Club's error page instead: HTML in
+the member's language (``?lang``, the cookie), with the same status."""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import json
 import logging
 
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
@@ -33,6 +38,29 @@ def _describe(errors) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+# Paths whose answers are JSON for programs, never a page.
+API_PREFIXES = ("/api/", "/ui/api/", "/ws/", "/lobby/live", "/static/", "/healthz")
+
+
+def wants_page(request: Request) -> bool:
+    """A browser's request for a page (not the API, not a script's fetch)."""
+    path = request.url.path
+    if path.startswith(API_PREFIXES) or path in ("/api", "/ws"):
+        return False
+    return request.method in ("GET", "HEAD") and "text/html" in request.headers.get("accept", "")
+
+
+def html_error(request: Request, code: str, message: str, status: int):
+    from app.deps import optional_member
+    from app.web.render import error_page
+
+    try:
+        member = optional_member(request, request.app.state.club)
+    except Exception:  # the error page must not fail on the session
+        member = None
+    return error_page(request, member, code, message, status)
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(ClubError)
     async def club_error(request: Request, exc: ClubError):
@@ -49,6 +77,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        if wants_page(request):
+            return await run_in_threadpool(html_error, request, code, str(exc.detail), exc.status_code)
         return ErrorResponse(
             {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code, headers=exc.headers
         )

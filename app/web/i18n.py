@@ -13,8 +13,10 @@ import gettext
 import io
 from functools import lru_cache
 from pathlib import Path
+from datetime import date, datetime
 from typing import Callable
 
+from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -73,3 +75,27 @@ def gettext_for(lang: str) -> Callable[[str], str]:
         return text.format(**values) if values else text
 
     return _
+
+
+def ngettext_for(lang: str) -> Callable[..., str]:
+    """``n_(singular, plural, n, **values)``: the form of ``n`` in the page's language
+    (Serbian has three: 1 igru, 2-4 igre, 5+ igara, by the catalog's Plural-Forms), with
+    ``{n}`` and the other values put in."""
+    t = translations(lang)
+
+    def n_(singular: str, plural: str, n: int, **values) -> str:
+        return t.ngettext(singular, plural, n).format(n=n, **values)
+
+    return n_
+
+
+def date_text(value: date | datetime | str | None, lang: str) -> str:
+    """A date as the language writes it: Serbian ``2. 12. 2026.``, English ``Dec 2, 2026``
+    (Babel's medium date format of the locale)."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if isinstance(value, datetime):
+        value = value.date()
+    return format_date(value, "medium", locale=LANGUAGES.get(lang) or "en")

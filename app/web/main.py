@@ -9,7 +9,6 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
-from fastapi.staticfiles import StaticFiles
 
 from app import gcpauses
 from app.analysis.router import router as analysis_router
@@ -27,6 +26,7 @@ from app.tables.router import router as tables_router
 from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
 from app.web import errors, health, notices_ws, pages, security
+from app.web.assets import static_app
 
 log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,5 +83,5 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(health.router)
     static = ROOT / "static"
     if static.is_dir():
-        app.mount("/static", StaticFiles(directory=static), name="static")
+        app.mount("/static", static_app(static), name="static")
     return app

@@ -16,11 +16,13 @@ from app.errors import ClubError
 from app.games.registry import descriptors
 from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
-from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, gettext_for, lang_of
+from app.web.assets import static_url
+from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, date_text, gettext_for, lang_of, ngettext_for
 from app.web.strings import error_text, js_strings, notice_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
+templates.env.globals["static_url"] = static_url  # every script, style and icon: a versioned URL
 
 
 def context(request: Request, member: CurrentMember | None, **extra: Any) -> dict[str, Any]:
@@ -31,6 +33,8 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
     return {
         "request": request,
         "_": _,
+        "n_": ngettext_for(lang),  # n_("{n} game", "{n} games", n): the plural form of n
+        "date_text": lambda value: date_text(value, lang),  # 2. 12. 2026. / Dec 2, 2026
         "lang": lang,
         "languages": LANGUAGE_NAMES,
         "member": member,
@@ -43,6 +47,8 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "error_text": lambda code, fallback=None: error_text(_, code, fallback),
         # The games, from their descriptors: names, settings, rules pages.
         "games": games,
+        # a seat's shown name: a computer player's "Računar Mile", else the member's name
+        "seat_name": lambda seat: _("Computer {name}").format(name=seat["bot_name"]) if seat.get("bot_name") else seat.get("name"),
         "game_name": lambda code: games[code].name(lang) if code in games else code,
         "settings_text": lambda code, settings: games[code].describe_settings(settings, lang) if code in games else "",
         **extra,

@@ -47,6 +47,8 @@ ERROR_TEXTS = {
     "not_running": N_("This partie is not being played."),
     "already_left": N_("A computer player already plays your seat."),
     "not_at_table": N_("You do not play at this table."),
+    "not_found": N_("There is no such page."),
+    "method_not_allowed": N_("This page cannot be opened that way."),
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
@@ -164,6 +166,7 @@ JS_STRINGS = [
     N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),
     N_("The analysis sees every hand. Points lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
     N_("Chips lost"), N_("Chips lost in this deal"),
+    N_("Computer {name}"),
     N_("The analysis sees every hand. Chips lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
     N_("Tricks lost"), N_("Tricks lost in this deal"),
     N_("The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."),
@@ -185,8 +188,14 @@ def notice_strings(lang: str) -> dict[str, str]:
     return {s: _(s) for s in NOTICE_STRINGS}
 
 
+# A word of the record notation is written without its diacritics (``moze``); every
+# language shows it as it is said, where the catalog does not translate it.
+WORDS_SHOWN = {"word:moze": "word:može"}
+
+
 def js_strings(lang: str) -> dict[str, str]:
     _ = gettext_for(lang)
     strings = {s: _(s) for s in JS_STRINGS}
+    strings.update({w: shown for w, shown in WORDS_SHOWN.items() if strings.get(w, w) == w})
     strings.update({f"error:{code}": _(text) for code, text in TABLE_ERROR_TEXTS.items()})
     return strings

@@ -41,14 +41,27 @@
   K.clear = function (e) { while (e.firstChild) e.removeChild(e.firstChild); return e; };
   K.sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-  /* "Your turn" sound: two short tones made with the Web Audio API (no sound file). */
+  /* "Your turn" sound: two short tones made with the Web Audio API (no sound file). A
+     browser lets a page play sound only after the member has touched it (a click, a key):
+     before that the sound is skipped, and the AudioContext is made at the first gesture
+     (none is made before, so the console has no autoplay warning). */
   const SOUND_KEY = "klub-sound";
   K.soundOn = () => localStorage.getItem(SOUND_KEY) !== "off";
   let audio = null;
+  const activated = () => (navigator.userActivation ? navigator.userActivation.hasBeenActive : gestured);
+  let gestured = false;
+  const onGesture = () => {
+    gestured = true;
+    for (const type of GESTURES) window.removeEventListener(type, onGesture, true);
+    if (audio && audio.state === "suspended") audio.resume().catch(() => {});
+  };
+  const GESTURES = ["pointerdown", "keydown", "touchend"];
+  for (const type of GESTURES) window.addEventListener(type, onGesture, true);
   K.beep = function () {
-    if (!K.soundOn()) return;
+    if (!K.soundOn() || !(gestured || activated())) return;
     try {
       audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume().catch(() => {});
       const t0 = audio.currentTime;
       [[660, 0], [880, 0.12]].forEach(([f, dt]) => {
         const o = audio.createOscillator();

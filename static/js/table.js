@@ -31,7 +31,7 @@
   });
   ctl.base = () => (ctl.seat === null ? 0 : ctl.seat);
   ctl.rel = (s) => (((s - ctl.base()) % n) + n) % n;
-  ctl.name = (s) => (ctl.seats[s] && ctl.seats[s].name) || `#${s + 1}`;
+  ctl.name = (s) => (ctl.seats[s] && (ctl.seats[s].bot_name ? K.T("Computer {name}", { name: ctl.seats[s].bot_name }) : ctl.seats[s].name)) || `#${s + 1}`;
   ctl.names = () => Array.from({ length: n }, (_, s) => ctl.name(s));
   /* The turn: the game waits for my seat. Words out of turn (offers, otpis) are not a turn. */
   ctl.myTurn = () => ctl.seat !== null && ctl.toAct.includes(ctl.seat) && ctl.legal.length > 0 && !ctl.finished;
@@ -213,7 +213,7 @@
       K.el("span.name", { text: ctl.name(s) }),
       s === ctl.seat ? K.el("small.you", { text: ` (${K.T("You")})` }) : null);
     const marks = K.el("div.marks");
-    if (info.computer) marks.append(K.el("span.mark.bot", { text: K.T("computer") }));
+    if (info.computer && !info.bot_name) marks.append(K.el("span.mark.bot", { text: K.T("computer") }));
     else if (info.away) marks.append(K.el("span.mark.away-mark", { text: K.T("away") }));
     else if (info.kind === "member") marks.append(K.el("span.mark.online-mark", { "aria-label": K.T("online"), title: K.T("online") }));
     if (acting) {

@@ -42,7 +42,8 @@ DESCRIPTOR = replace(
     tagline=Text("4 igrača, 28 deljenja (uz 101 i makk do 36), žetoni i banka",
                  "4 players, 28 deals (up to 36 with 101 and makk), chips and a bank"),
     rules=rules_pages("lorum"), rules_title=Text("Pravila Loruma", "Rules of Lórum"),
-    quick_start=None, quick_suits="", replay_table=public_part("deal", LORUM_REPLAY_KEYS),
+    quick_start=Text("Lórum protiv tri računara", "Lórum against three computer players"), quick_suits="♥♣",
+    replay_table=public_part("deal", LORUM_REPLAY_KEYS),
     house_keys=("sto_jedan", "makk"),  # the article's two extra contracts
     analysis_unit="chips", contract_help=contract_help,
 )

@@ -14,7 +14,7 @@ from app.errors import ClubError
 from app.games.registry import codes, descriptors
 from app.parties import archive
 from app.tables import reads
-from app.web.i18n import lang_of
+from app.web.i18n import gettext_for, lang_of
 from app.web.render import context, html_json, partie_page, render, to_login
 
 router = APIRouter()
@@ -43,7 +43,7 @@ def result_line(partie: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     if not isinstance(places, list) or len(places) != len(seats):
         places = None
-    line = [{"name": s["name"], "points": points[i], "place": places[i] if places else None}
+    line = [{"name": s["name"], "seat": s, "points": points[i], "place": places[i] if places else None}
             for i, s in enumerate(seats)]
     if places:
         line.sort(key=lambda x: x["place"])
@@ -84,7 +84,12 @@ def archive_partie(partie_id: int, request: Request, club: ClubDep, member: Opti
             view = reads.table_state(club, partie_id, None).get("view")
         except ClubError:
             view = None
-        data = {"game": summary["game"], "players": sheet["players"], "view": view, "status": summary["status"]}
+        # the players as the screens name them (a computer player "Računar Mile"; the record keeps "AI n")
+        _ = gettext_for(lang_of(request))
+        players = [_("Computer {name}").format(name=s["bot_name"]) if s.get("bot_name") else name
+                   for s, name in zip(summary["seats"], sheet["players"])]
+        sheet = {**sheet, "players": players}
+        data = {"game": summary["game"], "players": players, "view": view, "status": summary["status"]}
         return {"sheet": sheet, "sheet_json": html_json(data)}
 
     return partie_page(request, club, member, partie_id, "archive_partie.html", sheet_and_view)

@@ -15,6 +15,8 @@ from app.games.descriptor import GameDescriptor
 from app.games.registry import descriptors
 from app.members import service as members
 from app.parties import proposals, rematch
+from app.parties.durations import settings_key, typical_minutes
+from app.parties.lookup import get_partie, open_table
 from app.tables import reads
 from app.tables.engines import game_of
 from app.web.i18n import N_
@@ -49,6 +51,25 @@ def default_form() -> dict[str, str]:
     return form
 
 
+# The tables to watch the lobby lists (with how far each is).
+WATCHED = 10
+
+
+def progress(club, partie_id: int) -> tuple[int, int | None] | None:
+    """How far a running partie is: (the deal in play, counted from 1; the partie's deals,
+    None where the game has no fixed number, as preferans)."""
+    try:
+        with club.db.read() as s:
+            table = open_table(club, s, get_partie(s, partie_id))
+            with table.lock:
+                engine = table.engine
+                total = getattr(engine, "n_deals", None)
+                n = engine.deal_index + 1
+        return (min(n, total) if total else n), total
+    except ClubError:
+        return None
+
+
 def lobby_data(club, member: members.CurrentMember) -> dict[str, Any]:
     data = proposals.lobby(club, member)
     for p in data["playing"]:
@@ -59,6 +80,15 @@ def lobby_data(club, member: members.CurrentMember) -> dict[str, Any]:
             p["my_turn"] = False
     mine_ids = {p["id"] for p in data["playing"]}
     data["running"] = [p for p in data["running"] if p["id"] not in mine_ids]
+    for p in [*data["playing"], *data["running"][:WATCHED]]:
+        p["progress"] = progress(club, p["id"])
+    # how long a partie usually takes here: per game and settings, from the finished ones
+    typical = typical_minutes(club.db)
+    for key in ("invitations", "mine", "accepted", "open"):
+        for p in data.get(key, []):
+            p["typical"] = typical.get(settings_key(p["game"], p.get("settings")))
+    data["typical_by_game"] = {g.code: typical.get(settings_key(g.code, g.normalize_settings(g.default_settings())))
+                               for g in descriptors()}
     data["members"] = members.list_members(club.db, club.settings)
     return data
 
@@ -75,10 +105,12 @@ def _lobby_ctx(request, club, member, **extra):
 
 
 @router.get("/lobby", response_class=HTMLResponse)
-def lobby_page(request: Request, club: ClubDep, member: OptionalMemberDep):
+def lobby_page(request: Request, club: ClubDep, member: OptionalMemberDep, game: str = ""):
     if member is None:
         return to_login(request)
-    return render(request, "lobby.html", _lobby_ctx(request, club, member))
+    # ?game=: the form keeps the game just proposed (or asked for)
+    form = {**default_form(), "game": game} if game in {g.code for g in descriptors()} else None
+    return render(request, "lobby.html", _lobby_ctx(request, club, member, form=form))
 
 
 @router.get("/lobby/live", response_class=HTMLResponse)
@@ -157,7 +189,7 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
         return render(request, "lobby.html", ctx, status=422 if e.status < 500 else 400)
     if summary["status"] == "running":
         return RedirectResponse(f"/table/{partie_id}", status_code=303)
-    return RedirectResponse(f"/lobby?proposed={partie_id}", status_code=303)
+    return RedirectResponse(f"/lobby?proposed={partie_id}&game={game.code}", status_code=303)
 
 
 @router.post("/lobby/{partie_id}/seats/{seat}/{kind}", response_class=HTMLResponse)

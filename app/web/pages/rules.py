@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.deps import OptionalMemberDep
 from app.games.registry import codes, descriptors
 from app.tables.engines import game_of
-from app.web.i18n import lang_of
+from app.web.i18n import gettext_for, lang_of
 from app.web.render import context, error_page, render
 
 router = APIRouter()
@@ -16,7 +16,9 @@ router = APIRouter()
 
 @router.get("/rules", response_class=HTMLResponse)
 def rules_index(request: Request, member: OptionalMemberDep):
-    return RedirectResponse(f"/rules/{descriptors()[0].code}", status_code=303)
+    # ?lang= goes along (the rules page then remembers it in the cookie)
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"/rules/{descriptors()[0].code}{query}", status_code=303)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
@@ -33,4 +35,8 @@ def rules_page(game: str, request: Request, member: OptionalMemberDep):
 def front_page(request: Request, member: OptionalMemberDep):
     if member is not None:
         return RedirectResponse("/lobby", status_code=303)
-    return render(request, "index.html", context(request, None))
+    lang = lang_of(request)
+    _ = gettext_for(lang)
+    names = [g.name(lang) for g in descriptors()]
+    games = _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else names[0]
+    return render(request, "index.html", context(request, None, game_names=games))

@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse
 from app.deps import ClubDep, OptionalMemberDep
 from app.games.registry import codes
 from app.ratings.method import PROVISIONAL_PARTIES
-from app.ratings.standings import PERIODS, standings
+from app.ratings.standings import PERIODS, default_game, standings
 from app.web.i18n import N_, gettext_for, lang_of
 from app.web.render import context, render, to_login
 
@@ -24,10 +24,10 @@ def standings_page(request: Request, club: ClubDep, member: OptionalMemberDep, g
     if member is None:
         return to_login(request)
     if game not in codes():
-        game = ""
+        game = default_game(club.db, member.id)  # the game he played most, or the Club's
     if period not in PERIODS:
         period = "all"
-    data = standings(club.db, game or None, period, max(1, min(page, MAX_PAGE)))
+    data = standings(club.db, game, period, max(1, min(page, MAX_PAGE)))
     first = (data["page"] - 1) * data["page_size"] + 1
     _ = gettext_for(lang_of(request))
     ctx = context(

@@ -1,0 +1,70 @@
+"""The Club's static files: versioned URLs, long-lived caching, gzip.
+
+- ``static_url("js/table.js")`` -> ``/static/js/table.js?v=<first 10 hex digits of the
+  file's SHA-256>``: every template names its scripts, styles and icons this way, so a
+  changed file gets a new URL and a browser never runs yesterday's script with today's page.
+- A request for a versioned URL (``?v=`` present) gets ``Cache-Control: public,
+  max-age=31536000, immutable``; an unversioned one ``no-cache`` (the browser asks again,
+  with its ETag, and gets a 304 when nothing changed).
+- Text files leave gzip-compressed to a client that accepts it (starlette's
+  ``GZipMiddleware`` around the static files only: the pages, which carry the session's
+  form token, are not compressed, against BREACH-style guessing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "static"
+PREFIX = "/static/"
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+
+
+@lru_cache(maxsize=None)
+def _version(path: str, mtime_ns: int) -> str:
+    return hashlib.sha256((STATIC / path).read_bytes()).hexdigest()[:10]
+
+
+def static_url(path: str) -> str:
+    """The versioned URL of a file under ``static/`` (``path`` relative to it)."""
+    path = path.lstrip("/")
+    file = STATIC / path
+    try:
+        version = _version(path, file.stat().st_mtime_ns)
+    except OSError:
+        return PREFIX + path  # a missing file: its plain URL (a 404 the tests would see)
+    return f"{PREFIX}{path}?v={version}"
+
+
+class CachedStatic:
+    """The static files with their Cache-Control header (immutable when versioned)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        versioned = any(part.startswith(b"v=") for part in scope.get("query_string", b"").split(b"&"))
+
+        async def send_cached(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] in (200, 304):
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+                headers.append((b"cache-control", (IMMUTABLE if versioned else REVALIDATE).encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_cached)
+
+
+def static_app(directory: Path = STATIC) -> ASGIApp:
+    return GZipMiddleware(CachedStatic(StaticFiles(directory=directory)), minimum_size=500)
