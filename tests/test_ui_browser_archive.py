@@ -308,3 +308,38 @@ def test_a_finished_partie_opens_on_its_final_reckoning(browser, server, member,
         assert line.startswith("1. "), line
         assert line.count(" · ") == len(points) - 1 and str(points[first]) in line.split(" · ")[0], line
     close_page(pg)
+
+
+def test_the_replay_says_why_a_makk_deal_ended(browser, server, member):  # noqa: F811
+    """Issue 23, item 2 in the archive: at the end of a replayed deal the table's deal-end
+    box (lora.js's own) names makk's three payers and their reasons; not before the end."""
+    partie = seed_partie(server, member[0], "lorum", {"makk": True})
+    engine = partie["engine"]
+    k = next(i for i, d in enumerate(engine.result()["deals"]) if d["contract"] == "makk")
+    end = engine.deal_end(k)
+    pg = open_page(browser, member)
+    pg.goto(f"{server.url}/archive/{partie['id']}#deal={k + 1}&step=0")
+    pg.wait_for_function("() => /Korak 0 /.test((document.querySelector('#replay .step-no') || {}).textContent || '')")
+    assert "Makk" in pg.inner_text("#replay .replay-title")
+    assert pg.locator("#replay .replay-end").count() == 0  # the deal has not ended yet
+    pg.click("#replay button[data-step='end']")
+    box = "#replay .replay-end .deal-end[data-contract='makk']"
+    pg.wait_for_selector(f"{box} li[data-code='makk_opposite_jack']")
+    players = pg.evaluate("() => JSON.parse(document.getElementById('sheet-data').textContent).players")
+    by_code = {r["code"]: r for r in end["reasons"]}
+    assert set(by_code) == {"makk_king", "makk_last_trick", "makk_opposite_jack"}
+    king = pg.inner_text(f"{box} li[data-code='makk_king']")
+    assert players[by_code["makk_king"]["seat"]] in king and "K♥" in king and "−10" in king, king
+    last = pg.inner_text(f"{box} li[data-code='makk_last_trick']")
+    assert players[by_code["makk_last_trick"]["seat"]] in last and "poslednji štih" in last, last
+    jack = pg.inner_text(f"{box} li[data-code='makk_opposite_jack']")
+    opposite = by_code["makk_opposite_jack"]
+    assert players[opposite["seat"]] in jack and players[opposite["taker"]] in jack, jack
+    assert "J♣" in jack and "preko puta" in jack, jack
+    assert "Banka +30" in pg.inner_text(f"{box} .de-points")
+    assert pg.inner_text(f"{box} .de-title").startswith(f"Deljenje {k + 1} · Makk")
+    shot(pg, "archive-makk-deal-end")
+    # a step back: the deal is not over, its end is not shown
+    pg.click("#replay button[data-step='prev']")
+    pg.wait_for_function("() => !document.querySelector('#replay .replay-end')")
+    close_page(pg)

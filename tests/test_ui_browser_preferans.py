@@ -182,6 +182,10 @@ def test_preferans_table_and_paper(page, server):  # noqa: F811
     pera.set_viewport_size(DESKTOP)
     shot(pera, "preferans-contract-choice-1366")
     click_word(pera, "herc")
+    # issue 23, item 3: the contract's one-line hint under its name, the rules link to its section
+    pera.wait_for_selector("#table-info .contract-hint")
+    assert pera.inner_text("#table-info .contract-hint") == "adut herc; odigravač treba bar 6 štihova; prolaz −8 bula"
+    assert pera.get_attribute(".table-links a[href^='/rules/']", "href") == "/rules/preferans?lang=sr-Latn#bule"
     api_say(mika, pid, "ne pratim")
     api_say(laza, pid, "zovem")
     wait_version(pera, api_version(laza, pid))

@@ -161,6 +161,9 @@ JS_STRINGS = [
     N_("How many tricks will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
     N_("How many times will you say dalje? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
     N_("Will you take trick {n}? Right: {win}, wrong: {lose}; kontra doubles, rekontra doubles again"),
+    # preferans: what accepting an otpis or a fall offer writes (preferans.js, offer.if_accepted)
+    N_("If you accept:"), N_("If it is accepted:"), N_("{name}: bule {before} → {after} ({change})"),
+    N_("{name} → {other}: supe {change}"), N_("The partie ends. Places: {list}"), N_("Results after it: {list}"),
     # the replay's analysis of a deal
     N_("Analysis"), N_("Computing…"), N_("Try again"), N_("Player"), N_("Played"), N_("Best"), N_("Points lost"),
     N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),

@@ -168,6 +168,10 @@
       hands.append(row);
     });
     box.append(hands);
+    // the end of the deal: why it ended as it did, as the table said it
+    if (rec.deal_end && R.dealEnd && st.step === steps.length - 1) {
+      box.append(K.el("div.replay-end", null, R.dealEnd(rec.deal_end, players, rec.settings)));
+    }
     markStep();
   }
 

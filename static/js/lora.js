@@ -407,6 +407,8 @@
         ? `${K.T("Deal {n}", { n: rec.deal + 1 })} · ${K.sheets.named(t.contract, rec.settings)}`
         : `${K.T("Deal {n} of {m}", { n: rec.deal + 1, m: 28 })} · ${K.sheets.contract(rec.deal)}`),
       pointsAtEnd: true,
+      /* The replayed deal's end (the replay's deal_end): the table's own deal-end box. */
+      dealEnd: (end, players, settings) => dealEndBox({ settings: settings || {} }, end, players, null),
       /* Libyan Lora: the kitty (face down until turned) and the bets said. */
       extra(t, players) {
         const out = [];

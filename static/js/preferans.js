@@ -145,7 +145,39 @@
     ui.lastDeal.append(row);
   }
 
-  function offerDialog(ctl, title, word, extraCards) {
+  const num = (x) => (x < 0 ? `−${-x}` : String(x));
+  const signed = (x) => (x > 0 ? `+${x}` : num(x));
+
+  /* What accepting an otpis or a fall offer writes on the papir (the view's
+     offer.if_accepted, computed by the engine): each seat's bule, the supe moved, the
+     results after it, and the places when it ends the partie. */
+  function ifAccepted(ctl, o, names) {
+    const c = o.if_accepted;
+    if (!c) return null;
+    const mine = ctl.seat !== null && o.responders.includes(ctl.seat) && !o.accepted.includes(ctl.seat);
+    const box = K.el("div.if-accepted", { dataset: { word: o.word } },
+      K.el("p.ia-title", null, K.el("b", { text: mine ? K.T("If you accept:") : K.T("If it is accepted:") })));
+    const list = K.el("ul.ia-list");
+    [0, 1, 2].forEach((s) => {
+      if (!c.bule[s]) return;
+      list.append(K.el("li.ia-bule", { dataset: { seat: String(s) }, text: K.T("{name}: bule {before} → {after} ({change})",
+        { name: names[s], before: num(c.bule_after[s] - c.bule[s]), after: num(c.bule_after[s]), change: signed(c.bule[s]) }) }));
+    });
+    c.supe.forEach((row, i) => row.forEach((x, j) => {
+      if (x) list.append(K.el("li.ia-supe", { dataset: { seat: String(i) }, text: K.T("{name} → {other}: supe {change}",
+        { name: names[i], other: names[j], change: signed(x) }) }));
+    }));
+    box.append(list);
+    const res = [0, 1, 2].map((s) => `${names[s]} ${num(c.results[s])}`).join(" · ");
+    if (c.ends && c.places) {
+      const order = [0, 1, 2].sort((a, b) => c.places[a] - c.places[b]);
+      box.append(K.el("p.ia-places", { text: K.T("The partie ends. Places: {list}",
+        { list: order.map((s) => `${c.places[s]}. ${names[s]} (${num(c.results[s])})`).join(", ") }) }));
+    } else box.append(K.el("p.ia-results", { text: K.T("Results after it: {list}", { list: res }) }));
+    return box;
+  }
+
+  function offerDialog(ctl, title, word, extraCards, consequence) {
     const box = K.el("div.offer-dialog", { role: "dialog", "aria-label": title }, K.el("p", null, K.el("b", { text: title })));
     if (extraCards && extraCards.length) {
       box.append(K.el("p.small", { text: K.T("The declarer's cards") }));
@@ -153,6 +185,7 @@
       C().sortHand(extraCards).forEach((c) => row.append(C().card(c, { small: true })));
       box.append(row);
     }
+    if (consequence) box.append(consequence);
     const answers = ctl.legal.filter((w) => ANSWERS.includes(w));
     if (answers.length) {
       const btns = K.el("div.bid-box");
@@ -303,7 +336,7 @@
         const title = o.word === "otpis" ? K.T("{name} proposes an otpis", { name: names[o.by] })
           : o.word === "preuzimam pad" ? K.T("{name} takes over the fall", { name: names[o.by] })
           : K.T("{name} returns the fall", { name: names[o.by] });
-        ui.center.append(offerDialog(ctl, title, o.word));
+        ui.center.append(offerDialog(ctl, title, o.word, null, ifAccepted(ctl, o, names)));
       }
       // controls: the bidding box with only the legal words of the moment
       K.clear(ui.controls);

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 from app.games.base import DealError, EngineBase, GameError, IllegalAction, NotYourTurn
@@ -225,25 +226,55 @@ class PreferansPartie(EngineBase):
             return
         self.side_offer = None
         if so.word == OTPIS:
-            self._otpis()
+            self._otpis(so)
         else:
             self._transfer_fall(so)
 
-    def _transfer_fall(self, so: SideOffer) -> None:
+    def _entry(self, so: SideOffer) -> tuple[dict[str, Any], list[int], list[list[int]]]:
+        """What the offer ``so`` writes on the papir once accepted: the line, the bule
+        changes and the supe written (``supe[i][j]`` by i against j)."""
+        if so.word == OTPIS:
+            next_first = (self.hands_ended % 3 + 1) % 3
+            shares = otpis_shares(self._papir, next_first)
+            return ({"kind": "otpis", "after_deal": self.hands_ended - 1, "shares": shares},
+                    [-x for x in shares], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
         fw = self.fall_window
         assert fw is not None
         take = so.word == PREUZIMAM_PAD
         bule, supe = fw.transfer(so.by, 1 if take else -1)
-        fw.taker = so.by if take else None
         line = {"deal": fw.hand_index, "kind": "odlazak u bulu" if take else "vracen pad",
                 "by": so.by, "fallen": fw.other(so.by), "v": fw.v}
+        return line, bule, supe
+
+    def if_accepted(self) -> dict[str, Any] | None:
+        """The consequence of the open otpis proposal or fall offer if it is accepted,
+        shown before the answers (public: the papir and the offer are): each seat's bule
+        change and bule after, the supe each seat would write (``supe[i][j]`` by i against
+        j), the results of section 15 after it, and, when it ends the partie (an otpis),
+        the places. Computed by writing :meth:`_entry` on a copy of the papir, as the
+        acceptance writes it on the papir itself. None while no such offer is open."""
+        so = self.side_offer
+        if so is None:
+            return None
+        line, bule, supe = self._entry(so)
+        after = copy.deepcopy(self._papir)
+        after.write(line, bule, supe)
+        ends = so.word == OTPIS
+        return {
+            "bule": list(bule), "bule_after": list(after.bule), "supe": [list(row) for row in supe],
+            "results": after.results(), "ends": ends, "places": after.places() if ends else None,
+        }
+
+    def _transfer_fall(self, so: SideOffer) -> None:
+        fw = self.fall_window
+        assert fw is not None
+        line, bule, supe = self._entry(so)
+        fw.taker = so.by if so.word == PREUZIMAM_PAD else None
         self._papir.write(line, bule, supe)
 
-    def _otpis(self) -> None:
-        next_first = (self.hands_ended % 3 + 1) % 3
-        shares = otpis_shares(self._papir, next_first)
-        self._papir.write({"kind": "otpis", "after_deal": self.hands_ended - 1, "shares": shares},
-                         [-x for x in shares], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
+    def _otpis(self, so: SideOffer) -> None:
+        line, bule, supe = self._entry(so)
+        self._papir.write(line, bule, supe)
         self.otpis_accepted = True
         self._finished = True
         self.fall_window = None

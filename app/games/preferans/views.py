@@ -93,8 +93,11 @@ def partie_view(partie: "PreferansPartie", seat: int | None) -> dict[str, Any]:
         "result": partie.result(),
     }
     so = partie.side_offer
+    # An open otpis or fall offer carries what accepting it writes on the papir (public,
+    # as the papir is): the answering seats read it before they answer.
     out["offer"] = None if so is None else {
-        "word": so.word, "by": so.by, "responders": list(so.responders), "accepted": list(so.accepted)}
+        "word": so.word, "by": so.by, "responders": list(so.responders), "accepted": list(so.accepted),
+        "if_accepted": partie.if_accepted()}
     fw = partie.fall_window
     out["fall_window"] = None if fw is None else {
         "deal_index": fw.hand_index, "fallen": list(fw.fallen), "taker": fw.taker, "closed": fw.closed}

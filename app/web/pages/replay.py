@@ -2,7 +2,8 @@
 
 - ``GET /ui/api/parties/{id}/replay?deal=k``: every step of deal k with all hands face up
   (for the archive's hand-by-hand viewer), and the result (and papir) after deal k for the
-  sheet beside it. It replays the partie's ``klub-record/1`` with the engines; a running
+  sheet beside it, and why deal k ended (``deal_end``: the table's deal-end reasons, for
+  the games that give them). It replays the partie's ``klub-record/1`` with the engines; a running
   partie's deal in play is not shown (its record is redacted).
 - ``GET /ui/api/parties/{id}/shown/{k}``: the whole of an ended deal, for the games whose
   rules show it to everyone once it is over (the table's "previous hand").
@@ -54,9 +55,12 @@ def replay_deal(record: dict[str, Any], k: int | None) -> dict[str, Any]:
     for seat, word in d["actions"]:
         engine.apply(seat, word)
         steps.append(step([seat, word]))
+    # Why deal k ended as it did, as the table said it (the games whose views carry
+    # ``deal_ends``): shown at the replay's last step. None for the other games.
+    end = next((e for e in engine.view(None).get("deal_ends") or [] if e.get("index") == k), None)
     # The sheet beside the replay: the partie as it stood at the end of deal k.
     return {**base, "deal": k, "dealt": {"hands": d["hands"], "talon": d.get("talon"), **({pile_key: d.get(pile_key)} if pile_key else {})}, "steps": steps,
-            "result": engine.result(), "papir": game.papir(engine), "finished": engine.finished}
+            "result": engine.result(), "papir": game.papir(engine), "finished": engine.finished, "deal_end": end}
 
 
 @router.get("/parties/{partie_id}/replay")
