@@ -287,7 +287,7 @@ def test_preferans_hand_between_three_members(browser, server):
     shot(pera, "lobby-propose-preferans")
     pera.click("#propose-form button[type=submit]")
     pera.wait_for_url("**/lobby?proposed=*")
-    partie_id = pera.url.rsplit("=", 1)[1]
+    partie_id = re.search(r"[?&]proposed=(\d+)", pera.url).group(1)
     # pera waits at the table; it starts by itself when the others accept
     pera.goto(f"{server.url}/table/{partie_id}")
     pera.wait_for_selector("#center .waiting")
