@@ -172,3 +172,46 @@ def live_server(settings, request):
         yield server
     finally:
         server.stop()
+
+
+# The browser tests (tests/test_ui_browser*.py): one Chromium and one served Club per
+# worker, shared by the modules; a module that needs a Club of its own (other settings,
+# an admin) defines its own ``server``. Every test gets its own browser context (``page``).
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from tests.ui_helpers import CHROMIUM, CHROMIUM_ARGS, need_chromium
+
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    from tests.ui_helpers import need_chromium, start_server, stop_server
+
+    need_chromium()
+    s = start_server(tmp_path_factory.mktemp("ui"))
+    yield s
+    stop_server(s)
+
+
+@pytest.fixture
+def page(browser):
+    """A page in a fresh context that fails the test on a JavaScript error or a CSP violation."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    # The Content-Security-Policy (app/web/security.py) must not block anything the pages do.
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    pg.js_errors = errors
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors or CSP violations: {errors}"

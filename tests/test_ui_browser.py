@@ -15,41 +15,9 @@ import time
 
 import pytest
 
-from tests.ui_helpers import CHROMIUM, CHROMIUM_ARGS, PASSWORD, need_chromium, shot, start_server, stop_server
+from tests.ui_helpers import PASSWORD, shot
 
 _names = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    need_chromium()
-    s = start_server(tmp_path_factory.mktemp("ui"))
-    yield s
-    stop_server(s)
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    # The Content-Security-Policy (app/web/security.py) must not block anything the pages do.
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.js_errors = errors
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors or CSP violations: {errors}"
 
 
 def register(page, server, prefix="igrac") -> str:

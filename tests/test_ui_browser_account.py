@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ui_browser import browser, register  # noqa: F401  (Chromium, for this module's server)
+from tests.test_ui_browser import register
 from tests.ui_helpers import PASSWORD, need_chromium, start_server, stop_server
 
 NEW = "nova-lozinka-42"

@@ -11,7 +11,6 @@ import pytest
 
 from app.analysis.deal import analyse_deal
 from app.parties.lookup import BOT_NAMES
-from tests.test_ui_browser import browser  # noqa: F401  (Chromium, for this module's server)
 from tests.test_ui_browser_archive import close_page, member, open_page, seed_partie, server  # noqa: F401
 from tests.ui_helpers import shot
 

@@ -19,7 +19,7 @@ import secrets
 
 import pytest
 
-from tests.test_ui_browser import browser, register  # noqa: F401  (Chromium, for this module's server)
+from tests.test_ui_browser import register
 from tests.ui_helpers import need_chromium, shot, start_server, stop_server
 
 WIDE = {"width": 1366, "height": 900}

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from tests.test_ui_browser import browser, register, server  # noqa: F401
+from tests.test_ui_browser import register
 from tests.ui_helpers import shot
 from tests.web_helpers import wait_for
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.test_ui_browser import browser, page, register, server, table, wait_ready  # noqa: F401
+from tests.test_ui_browser import register, table, wait_ready
 from tests.ui_helpers import shot
 
 CARD = re.compile(r"^[789TJQKA][SDHC]$")

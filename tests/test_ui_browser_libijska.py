@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.test_ui_browser import browser, page, register, server  # noqa: F401
+from tests.test_ui_browser import register
 from tests.test_ui_browser_house import play_to_end
 from tests.ui_helpers import shot
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from app.tables.ratelimit import MAX_CONNECTIONS
-from tests.test_ui_browser import browser, page, register, server  # noqa: F401
+from tests.test_ui_browser import register
 
 # Counts the table sockets the page opens (before its scripts run; not the notices socket
 # every page of a member has, static/js/notices.js).

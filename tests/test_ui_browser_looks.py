@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import re
 
-from tests.test_ui_browser import browser, register, server  # noqa: F401
+from tests.test_ui_browser import register
 from tests.ui_helpers import shot
 
 WIDE = {"width": 1280, "height": 900}

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.test_ui_browser import browser, lora_public_cards, page, register, server, table, wait_ready  # noqa: F401
+from tests.test_ui_browser import lora_public_cards, register, table, wait_ready
 from tests.ui_helpers import shot
 
 

@@ -16,7 +16,7 @@ import pytest
 from app.db import Database
 from app.games.registry import engine_class
 from tests.club_helpers import Seat, store_running
-from tests.test_ui_browser import browser, page, register  # noqa: F401
+from tests.test_ui_browser import register
 from tests.ui_helpers import need_chromium, shot, start_server, stop_server
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ui_browser import browser  # noqa: F401  (Chromium)
 from tests.test_ui_browser_archive import member, seed_partie, server  # noqa: F401
 from tests.ui_helpers import ARTIFACTS
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import time
 
-from tests.test_ui_browser import browser, page, register, server, table  # noqa: F401
+from tests.test_ui_browser import register, table
 from tests.ui_helpers import shot
 from tests.web_helpers import PASSWORD as API_PASSWORD
 from tests.web_helpers import member, wait_for

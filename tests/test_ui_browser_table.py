@@ -25,7 +25,7 @@ import time
 
 import pytest
 
-from tests.test_ui_browser import browser, register, server, wait_sel  # noqa: F401 (fixtures)
+from tests.test_ui_browser import register, wait_sel
 from tests.ui_helpers import ARTIFACTS
 
 DESKTOP = {"width": 1366, "height": 900}

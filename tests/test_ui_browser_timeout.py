@@ -16,7 +16,6 @@ from datetime import timedelta
 from app.db import Database
 from app.db.models import Partie
 from app.db.types import utcnow
-from tests.test_ui_browser import browser, server  # noqa: F401
 from tests.ui_helpers import shot
 from tests.web_helpers import PASSWORD, member
 
