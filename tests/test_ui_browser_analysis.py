@@ -1,7 +1,8 @@
 """The replay's analysis in a real browser: "Analiza" under the replay of a finished Lora
 deal, "Računa se…" while the server computes, then the table of decisions with the
 biggest mistakes marked; a row's click shows its step. Lórum counts chips and preferans
-tricks; a partie not over has no button. Screenshots go to ``test-artifacts/``."""
+tricks (its bids and choices points); while a partie runs its players open the analysis
+of its ended deals from the table, the others may not. Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 import pytest
 
 from app.analysis.deal import analyse_deal
-from tests.test_ui_browser import browser  # noqa: F401  (Chromium, for this module's server)
+from tests.test_ui_browser import browser, register  # noqa: F401  (Chromium, for this module's server)
 from tests.test_ui_browser_archive import close_page, member, open_page, seed_partie, server  # noqa: F401
 from tests.ui_helpers import shot
 
@@ -81,14 +82,48 @@ def test_the_analysis_of_a_finished_deal_marks_its_biggest_mistakes(browser, ser
     close_page(pg)
 
 
-def test_no_analysis_button_before_the_end(browser, server, member):  # noqa: F811
+def test_a_player_opens_the_analysis_of_an_ended_deal_while_the_partie_runs_and_a_kibic_may_not(browser, server, member):  # noqa: F811
+    """The table's deals list links each ended deal to its analysis (the archive's replay at
+    that deal, the analysis asked for at once); the replay shows the ended deals only. A
+    member who does not play sees no analysis there, and the API refuses him."""
     running = seed_partie(server, member[0], "lora", stop=lambda e: e.deal_index >= 2 and e.seats_to_act() == [0])
+    players = [member[0], "AI 2", "AI 3", "AI 4"]
+    record = running["engine"].to_record(players)
+    expected = analyse_deal(record, 1)  # the second deal has ended; the third is being played
     pg = open_page(browser, member)
-    pg.goto(f"{server.url}/archive/{running['id']}")
-    pg.wait_for_selector("#replay .replay-hand")
-    assert pg.locator("#analysis").count() == 0
-    assert pg.get_by_role("button", name="Analiza").count() == 0
+    pg.goto(f"{server.url}/table/{running['id']}")
+    pg.click("button.tab-button[data-tab='deals']")
+    links = pg.locator("a.deal-analysis")
+    links.first.wait_for()
+    assert sorted(links.evaluate_all("as => as.map(a => a.dataset.deal)")) == ["0", "1"]  # ended deals only
+    pg.click("a.deal-analysis[data-deal='1']")
+    pg.wait_for_url(f"**/archive/{running['id']}#deal=2*")
+    pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
+    assert "Analiza · Deljenje 2" in pg.inner_text("#analysis h2")
+    shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
+    assert [(r["step"], r["word"], r["best"]) for r in shown] == [(r["step"], r["word"], r["best"]) for r in expected["rows"]]
+    # the replay offers the two ended deals, not the one in play
+    assert pg.locator("#replay select.deal-pick option").count() == 2
+    assert pg.locator("#replay button[data-step='next-deal']").is_disabled()
+    shot(pg, "replay-running-partie-analysis-1366")
     close_page(pg)
+
+    # a member who does not play in it: the replay, but no analysis
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    kibic = ctx.new_page()
+    register(kibic, server, "kibic")
+    kibic.goto(f"{server.url}/archive/{running['id']}#deal=2&step=0&analysis=1")
+    kibic.wait_for_selector("#replay .replay-hand")
+    assert kibic.locator("#analysis").count() == 0
+    assert kibic.get_by_role("button", name="Analiza").count() == 0
+    answer = kibic.evaluate(f"""() => fetch("/api/parties/{running['id']}/deals/1/analysis")
+        .then(async r => [r.status, (await r.json()).error.code])""")
+    assert answer == [403, "not_a_player"]
+    kibic.goto(f"{server.url}/table/{running['id']}")
+    kibic.click("button.tab-button[data-tab='deals']")
+    kibic.wait_for_selector(".deal-list tbody tr")
+    assert kibic.locator("a.deal-analysis").count() == 0
+    ctx.close()
 
 
 @pytest.mark.parametrize("game, settings, lost", [("lorum", {}, "Izgubljeni žetoni"),
