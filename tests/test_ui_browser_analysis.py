@@ -143,13 +143,19 @@ def test_lorum_counts_what_a_card_lost_in_chips_and_preferans_in_tricks(browser,
     pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
     shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
     assert [r["step"] for r in shown] == [r["step"] for r in expected["rows"]]
-    valued = [(s["word"], s["best"], r["word"], r["best"]) for s, r in zip(shown, expected["rows"]) if r["values"]]
+    valued = [(s["word"], s["best"], r["word"], r["best"]) for s, r in zip(shown, expected["rows"]) if r["values"] and "unit" not in r]
     assert valued and all(sw == w and sb == b for sw, sb, w, b in valued)  # the cards as cards
-    # a bid or a follow word is shown as said, not valued
-    words = pg.eval_on_selector_all("#analysis tbody tr", "rows => rows.map(r => [r.querySelector('.an-word').textContent, r.querySelector('.an-best').textContent])")
-    for (word, best), r in zip(words, expected["rows"]):
+    words = pg.eval_on_selector_all("#analysis tbody tr", "rows => rows.map(r => [r.querySelector('.an-word').textContent, r.querySelector('.an-best').textContent, r.querySelector('.an-saved').textContent])")
+    for (word, best, saved), r in zip(words, expected["rows"]):
         assert word and (best == "nije analizirano") == (r["values"] is None)
+        assert (" poena" in saved) == ("unit" in r)  # preferans' bids and choices: in points
     assert lost in pg.inner_text("#analysis thead")
     assert pg.inner_text("#analysis .analysis-lost").startswith(f"{lost} u ovom deljenju:")
+    in_points = [r for r in expected["rows"] if "unit" in r]
+    assert bool(in_points) == (game == "preferans")
+    if in_points:  # their sums apart, and how they are valued
+        assert pg.inner_text("#analysis .analysis-lost-other").startswith("Izgubljeni poeni u licitaciji i izborima ovog deljenja:")
+        assert "očekivanom rezultatu igrača" in pg.inner_text("#analysis .analysis-method")
+        assert [w for (w, _, _), r in zip(words, expected["rows"]) if "unit" in r] == [r["word"] for r in in_points]
     shot(pg, f"replay-{game}-analysis-1366")
     close_page(pg)
