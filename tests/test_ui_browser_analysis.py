@@ -96,7 +96,10 @@ def test_a_player_opens_the_analysis_of_an_ended_deal_while_the_partie_runs_and_
     links = pg.locator("a.deal-analysis")
     links.first.wait_for()
     assert sorted(links.evaluate_all("as => as.map(a => a.dataset.deal)")) == ["0", "1"]  # ended deals only
-    pg.click("a.deal-analysis[data-deal='1']")
+    link = pg.locator("a.deal-analysis[data-deal='1']")
+    assert link.inner_text() == "2" and link.get_attribute("title") == "Analiza deljenja 2"  # the deal's number
+    shot(pg, "table-deals-analysis-links-1366")
+    link.click()
     pg.wait_for_url(f"**/archive/{running['id']}#deal=2*")
     pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
     assert "Analiza · Deljenje 2" in pg.inner_text("#analysis h2")

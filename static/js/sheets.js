@@ -9,9 +9,9 @@
   S.analysisLink = null;
   function analysisCell(td, k) {
     const href = S.analysisLink && S.analysisLink(k);
-    if (href) {
-      td.append(K.el("a.deal-analysis", { href, title: K.T("Analysis of deal {n}", { n: k + 1 }),
-        "aria-label": K.T("Analysis of deal {n}", { n: k + 1 }), dataset: { deal: String(k) } }, K.T("Analysis")));
+    if (href) {  // the deal's number becomes the link
+      const label = K.T("Analysis of deal {n}", { n: k + 1 });
+      K.clear(td).append(K.el("a.deal-analysis", { href, title: label, "aria-label": label, dataset: { deal: String(k) } }, String(k + 1)));
     }
     return td;
   }
