@@ -30,12 +30,13 @@ def member_ids(db: Database, *names: str) -> list[int]:
     return [found[n.lower()] for n in names]
 
 
-def play_out(game: str, settings: dict, seed: str, rng: random.Random):
-    """An engine dealt from ``seed`` and played to its end by random legal words; the words."""
+def play_out(game: str, settings: dict, seed: str, rng: random.Random, stop=None):
+    """An engine dealt from ``seed`` and played to its end (or until ``stop(engine)``) by
+    random legal words; the words."""
     cls = engine_class(game)
     engine = cls.new(settings, seed=seed)
     words: list[tuple[int, str]] = []
-    while not engine.finished:
+    while not engine.finished and not (stop and stop(engine)):
         seats = engine.seats_to_act()
         seat = seats[0] if len(seats) == 1 else rng.choice(seats)
         legal = engine.legal_actions(seat)
@@ -49,13 +50,15 @@ def play_out(game: str, settings: dict, seed: str, rng: random.Random):
 
 def store_finished(db: Database, game: str, seats: list[Seat], *, settings: dict | None = None,
                    timer: int | None = None, rng_seed: int = 1, minutes: int = 0,
-                   exhibition: bool = False) -> int:
+                   exhibition: bool = False, stop=None) -> int:
     """A partie of ``game`` played to its end at these seats, stored as finished; its id.
-    ``minutes``: it finished this long after T0 (the order of the ratings)."""
+    ``minutes``: it finished this long after T0 (the order of the ratings). ``stop(engine)``
+    ends the play early: the partie is stored as running."""
     cls = engine_class(game)
     settings = cls.normalize_settings(settings or {})
     seed = secrets.token_hex(16)
-    engine, words = play_out(game, settings, seed, random.Random(rng_seed))
+    engine, words = play_out(game, settings, seed, random.Random(rng_seed), stop)
+    running = not engine.finished
     names = [s.member for s in seats if s.member]
     ids = dict(zip(names, member_ids(db, *names))) if names else {}
     finished_at = T0 + timedelta(minutes=minutes)
@@ -68,10 +71,12 @@ def store_finished(db: Database, game: str, seats: list[Seat], *, settings: dict
             else PartieSeat(seat=i, kind="bot", bot=seat.bot, answer="accepted")
             for i, seat in enumerate(seats)
         ]
-        partie = Partie(game=game, settings=settings, timer_seconds=timer, status="finished", exhibition=exhibition,
-                        proposer_id=proposer, seed=seed, version=len(words), result=engine.result(), seats=rows,
+        partie = Partie(game=game, settings=settings, timer_seconds=timer, status="running" if running else "finished",
+                        exhibition=exhibition,
+                        proposer_id=proposer, seed=seed, version=len(words), result=None if running else engine.result(),
+                        seats=rows,
                         created_at=finished_at - timedelta(hours=1), started_at=finished_at - timedelta(hours=1),
-                        finished_at=finished_at)
+                        finished_at=None if running else finished_at)
         s.add(partie)
         s.flush()
         s.execute(insert(Action), [

@@ -40,7 +40,7 @@ def decisions(record: dict, k: int) -> list[tuple[int, int, str, list[str]]]:
     out = []
     for step, (seat, word) in enumerate(d["actions"], 1):
         legal = partie.legal_actions(seat)
-        if len(legal) > 1:
+        if len(legal) > 1 and not (partie.needs_deal or partie.finished):  # words after the deal's end: none
             out.append((step, seat, word, legal))
         partie.apply(seat, word)
     return out
@@ -56,24 +56,31 @@ def check_rows(record: dict, k: int, analysis: dict) -> None:
             assert row["best"] is None and row["saved"] is None and not row["mistake"]
             continue
         values = row["values"]
-        # every card (Libyan kitty: every card word) is valued, never another word (a claim)
-        assert sorted(values) == sorted(w for w in legal if w in CARD_BY_NAME or w.startswith("kitty "))
-        assert row["best"] in legal
+        if "unit" in row:  # another unit than the cards' (preferans' bids...): the word said and some others
+            assert row["unit"] == "points" and word in values and set(values) - {word} <= set(legal), (row, legal)
+        else:  # every card (Libyan kitty: every card word) is valued, never another word (a claim)
+            assert sorted(values) == sorted(w for w in legal if w in CARD_BY_NAME or w.startswith("kitty "))
+        assert row["best"] in legal or row["best"] == word
         low = min(values.values())
         assert values[row["best"]] == low
         assert row["saved"] == values[word] - low >= 0
         # 0 exactly when the word said was a best one (the oracle's or one tied with it)
         assert (row["saved"] == 0) == (word == row["best"] or values[word] == values[row["best"]])
         assert (row["best"] == word) == (values[word] == low)
-    marked = [r for r in rows if r["mistake"]]
-    losing = sorted((r for r in rows if r["saved"]), key=lambda r: -r["saved"])
-    assert len(marked) == min(MISTAKES, len(losing))
-    assert all(r["saved"] > 0 for r in marked)
-    if marked and len(losing) > len(marked):
-        assert min(r["saved"] for r in marked) >= losing[len(marked)]["saved"]
+    for unit in {r.get("unit") for r in rows}:  # the biggest mistakes of each unit
+        in_unit = [r for r in rows if r.get("unit") == unit]
+        marked = [r for r in in_unit if r["mistake"]]
+        losing = sorted((r for r in in_unit if r["saved"]), key=lambda r: -r["saved"])
+        assert len(marked) == min(MISTAKES, len(losing))
+        assert all(r["saved"] > 0 for r in marked)
+        if marked and len(losing) > len(marked):
+            assert min(r["saved"] for r in marked) >= losing[len(marked)]["saved"]
     lost = [0.0] * len(analysis["lost"])
+    other: dict[str, list[float]] = {}
     for r in rows:
-        lost[r["seat"]] += r["saved"] or 0
+        sums = lost if "unit" not in r else other.setdefault(r["unit"], [0.0] * len(lost))
+        sums[r["seat"]] += r["saved"] or 0
+    assert analysis.get("lost_other", {}) == {u: x for u, x in other.items() if any(r["saved"] for r in rows if r.get("unit") == u)}
     assert analysis["lost"] == lost and analysis["players"] == record["players"]
 
 

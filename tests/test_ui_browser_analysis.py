@@ -1,7 +1,8 @@
 """The replay's analysis in a real browser: "Analiza" under the replay of a finished Lora
 deal, "Računa se…" while the server computes, then the table of decisions with the
 biggest mistakes marked; a row's click shows its step. Lórum counts chips and preferans
-tricks; a partie not over has no button. Screenshots go to ``test-artifacts/``."""
+tricks (its bids and choices points); while a partie runs its players open the analysis
+of its ended deals from the table, the others may not. Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from app.analysis.deal import analyse_deal
 from app.parties.lookup import BOT_NAMES
+from tests.test_ui_browser import register
 from tests.test_ui_browser_archive import close_page, member, open_page, seed_partie, server  # noqa: F401
 from tests.ui_helpers import shot
 
@@ -83,14 +85,51 @@ def test_the_analysis_of_a_finished_deal_marks_its_biggest_mistakes(browser, ser
     close_page(pg)
 
 
-def test_no_analysis_button_before_the_end(browser, server, member):  # noqa: F811
+def test_a_player_opens_the_analysis_of_an_ended_deal_while_the_partie_runs_and_a_kibic_may_not(browser, server, member):  # noqa: F811
+    """The table's deals list links each ended deal to its analysis (the archive's replay at
+    that deal, the analysis asked for at once); the replay shows the ended deals only. A
+    member who does not play sees no analysis there, and the API refuses him."""
     running = seed_partie(server, member[0], "lora", stop=lambda e: e.deal_index >= 2 and e.seats_to_act() == [0])
+    players = [member[0], "AI 2", "AI 3", "AI 4"]
+    record = running["engine"].to_record(players)
+    expected = analyse_deal(record, 1)  # the second deal has ended; the third is being played
     pg = open_page(browser, member)
-    pg.goto(f"{server.url}/archive/{running['id']}")
-    pg.wait_for_selector("#replay .replay-hand")
-    assert pg.locator("#analysis").count() == 0
-    assert pg.get_by_role("button", name="Analiza").count() == 0
+    pg.goto(f"{server.url}/table/{running['id']}")
+    pg.click("button.tab-button[data-tab='deals']")
+    links = pg.locator("a.deal-analysis")
+    links.first.wait_for()
+    assert sorted(links.evaluate_all("as => as.map(a => a.dataset.deal)")) == ["0", "1"]  # ended deals only
+    link = pg.locator("a.deal-analysis[data-deal='1']")
+    assert link.inner_text() == "2" and link.get_attribute("title") == "Analiza deljenja 2"  # the deal's number
+    shot(pg, "table-deals-analysis-links-1366")
+    link.click()
+    pg.wait_for_url(f"**/archive/{running['id']}#deal=2*")
+    pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
+    assert "Analiza · Deljenje 2" in pg.inner_text("#analysis h2")
+    shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
+    assert [(r["step"], r["word"], r["best"]) for r in shown] == [(r["step"], r["word"], r["best"]) for r in expected["rows"]]
+    # the replay offers the two ended deals, not the one in play
+    assert pg.locator("#replay select.deal-pick option").count() == 2
+    assert pg.locator("#replay button[data-step='next-deal']").is_disabled()
+    shot(pg, "replay-running-partie-analysis-1366")
     close_page(pg)
+
+    # a member who does not play in it: the replay, but no analysis
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    kibic = ctx.new_page()
+    register(kibic, server, "kibic")
+    kibic.goto(f"{server.url}/archive/{running['id']}#deal=2&step=0&analysis=1")
+    kibic.wait_for_selector("#replay .replay-hand")
+    assert kibic.locator("#analysis").count() == 0
+    assert kibic.get_by_role("button", name="Analiza").count() == 0
+    answer = kibic.evaluate(f"""() => fetch("/api/parties/{running['id']}/deals/1/analysis")
+        .then(async r => [r.status, (await r.json()).error.code])""")
+    assert answer == [403, "not_a_player"]
+    kibic.goto(f"{server.url}/table/{running['id']}")
+    kibic.click("button.tab-button[data-tab='deals']")
+    kibic.wait_for_selector(".deal-list tbody tr")
+    assert kibic.locator("a.deal-analysis").count() == 0
+    ctx.close()
 
 
 @pytest.mark.parametrize("game, settings, lost", [("lorum", {}, "Izgubljeni žetoni"),
@@ -111,13 +150,20 @@ def test_lorum_counts_what_a_card_lost_in_chips_and_preferans_in_tricks(browser,
     pg.wait_for_selector("#analysis table.analysis-table", timeout=120_000)
     shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
     assert [r["step"] for r in shown] == [r["step"] for r in expected["rows"]]
-    valued = [(s["word"], s["best"], r["word"], r["best"]) for s, r in zip(shown, expected["rows"]) if r["values"]]
+    valued = [(s["word"], s["best"], r["word"], r["best"]) for s, r in zip(shown, expected["rows"]) if r["values"] and "unit" not in r]
     assert valued and all(sw == w and sb == b for sw, sb, w, b in valued)  # the cards as cards
-    # a bid or a follow word is shown as said, not valued
-    words = pg.eval_on_selector_all("#analysis tbody tr", "rows => rows.map(r => [r.querySelector('.an-word').textContent, r.querySelector('.an-best').textContent])")
-    for (word, best), r in zip(words, expected["rows"]):
+    words = pg.eval_on_selector_all("#analysis tbody tr", "rows => rows.map(r => [r.querySelector('.an-word').textContent, r.querySelector('.an-best').textContent, r.querySelector('.an-saved').textContent])")
+    for (word, best, saved), r in zip(words, expected["rows"]):
         assert word and (best == "nije analizirano") == (r["values"] is None)
+        assert (" poena" in saved) == ("unit" in r)  # preferans' bids and choices: in points
     assert lost in pg.inner_text("#analysis thead")
     assert pg.inner_text("#analysis .analysis-lost").startswith(f"{lost} u ovom deljenju:")
+    in_points = [r for r in expected["rows"] if "unit" in r]
+    assert bool(in_points) == (game == "preferans")
+    if in_points:  # their sums apart, and how they are valued
+        assert pg.inner_text("#analysis .analysis-lost-other").startswith("Izgubljeni poeni u licitaciji i izborima ovog deljenja:")
+        assert "očekivanom rezultatu igrača" in pg.inner_text("#analysis .analysis-method")
+        units = pg.eval_on_selector_all("#analysis tbody tr", "rows => rows.map(r => r.dataset.unit)")
+        assert units == [r.get("unit", "") for r in expected["rows"]]
     shot(pg, f"replay-{game}-analysis-1366")
     close_page(pg)

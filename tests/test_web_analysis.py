@@ -1,6 +1,7 @@
 """The replay's analysis over the API: computed once in a worker process, then read from
-its cache; 404 for an unknown partie or deal or a game without analysis, 409 for a
-partie that is not over."""
+its cache; 404 for an unknown partie or deal or a game without analysis. While a partie
+runs its ended deals are analysed for its players only (403 for the others), 409 for the
+deal in play; once it is over, for every member."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sqlalchemy import func, select, update
 from app.analysis import service
 from app.analysis.deal import ANALYSIS_VERSION, analyse_deal
 from app.analysis.workers import RUNNING, STARTED, WorkerPool
-from app.db.models import DealAnalysis
+from app.db.models import DealAnalysis, Partie
 from app.games.registry import descriptor
 from tests.club_helpers import Seat, store_finished
 from tests.test_web_api import error_code, register
@@ -115,14 +116,47 @@ def test_unknown_parties_and_deals_games_without_analysis_and_parties_not_over(c
     assert r.status_code == 404 and error_code(r) == "no_analysis" and "Preferans" in r.json()["error"]["message"]
 
     body = {"game": "lora", "seats": [{"kind": "bot"}] * 3}
-    running = ana.post("/api/parties", json=body).json()["id"]
+    running = ana.post("/api/parties", json=body).json()["id"]  # ana and three computer players
     r = ana.get(URL.format(running, 0))
-    assert r.status_code == 409 and error_code(r) == "partie_not_finished"
-    assert "not over" in r.json()["error"]["message"]
+    assert r.status_code == 409 and error_code(r) == "deal_not_ended"  # the first deal is being played
+    assert "being played" in r.json()["error"]["message"]
+    r = register(app, "kibic").get(URL.format(running, 0))
+    assert r.status_code == 403 and error_code(r) == "not_a_player" and "only its players" in r.json()["error"]["message"]
     assert app.state.club.analyses.computations == 0 and analysis_rows(app) == 0
     from fastapi.testclient import TestClient
 
     assert TestClient(app).get(URL.format(pid, 0)).status_code == 401  # members only, as the replay
+
+
+@pytest.mark.parametrize("game, options, seats", [("lora", {}, 4), ("preferans", {"bule": 30, "refe": 1}, 3)])
+def test_a_running_partie_s_ended_deals_are_analysed_for_its_players_only(client, app, game, options, seats):
+    ana, kibic = register(app, "ana"), register(app, "kibic")
+    db = app.state.club.db
+    pid = store_finished(db, game, [Seat("ana")] + [Seat()] * (seats - 1), settings=options, rng_seed=7,
+                         stop=lambda e: e.deal_index >= 2 and e.seats_to_act() == [0])
+    record = ana.get(f"/api/parties/{pid}/record").json()
+    assert record["unfinished"] and record["redacted_deal"] == 2  # deals 0 and 1 have ended, 2 is in play
+    pool = app.state.club.analyses
+    # not a player: refused while it runs, nothing computed
+    r = kibic.get(URL.format(pid, 0))
+    assert r.status_code == 403 and error_code(r) == "not_a_player" and pool.computations == 0
+    # the deal in play, and a deal not dealt yet
+    r = ana.get(URL.format(pid, 2))
+    assert r.status_code == 409 and error_code(r) == "deal_not_ended" and "being played" in r.json()["error"]["message"]
+    r = ana.get(URL.format(pid, 3))
+    assert r.status_code == 404 and error_code(r) == "no_such_deal"
+    assert kibic.get(URL.format(pid, 2)).status_code == 403  # nothing of the deal in play to a non-player
+    assert pool.computations == 0 and analysis_rows(app) == 0
+    # a player: the ended deal, as the finished partie's would be
+    assert ana.get(URL.format(pid, 1)).status_code == 202
+    done = wait_for(lambda: (r := ana.get(URL.format(pid, 1))).status_code == 200 and r.json(), timeout=120)
+    assert {key: v for key, v in done.items() if key != "status"} == analyse_deal(record, 1)
+    assert done["rows"] and analysis_rows(app) == 1
+    assert kibic.get(URL.format(pid, 1)).status_code == 403  # kept, and still not his while it runs
+    # once it is over, every member reads the kept analysis
+    with db.write() as s:
+        s.execute(update(Partie).where(Partie.id == pid).values(status="finished"))
+    assert kibic.get(URL.format(pid, 1)).json() == done and pool.computations == 1
 
 
 def test_a_failed_computation_is_told_once_and_may_be_retried():

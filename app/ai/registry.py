@@ -10,9 +10,18 @@ from typing import Any
 from app.ai import Bot, RandomBot
 from app.games.registry import descriptor
 
-# (the engine at the decision, the seat, its legal words) -> each word's value for that
-# seat, lower is better; None: this decision is not analysed.
-OpenValues = Callable[[Any, int, list[str]], "dict[str, float] | None"]
+# (the engine at the decision, the seat, its legal words, the word it said) -> each word's
+# value for that seat, lower is better (at least the word said and a best one); None: this
+# decision is not analysed.
+OpenValues = Callable[[Any, int, list[str], str], "dict[str, float] | None"]
+
+
+class UnitValues(dict):
+    """Values in another unit than the game's ``analysis_unit`` (preferans' bids: points)."""
+
+    def __init__(self, values: dict[str, float], unit: str):
+        super().__init__(values)
+        self.unit = unit
 
 
 def build_bot(name: str, game: str, seed: int | str | None) -> Bot:

@@ -5,6 +5,12 @@ it said, the best word by the game's open-cards values and the points that word 
 have saved (the said word's value minus the best one's, in the seat's points: 0 when
 the word said was a best one). The three rows that lost most are the deal's mistakes;
 ``lost`` is each seat's sum.
+
+A game may value some decisions in another unit than its cards (preferans: its bids,
+škart, contract and follow words in points of the result, its cards in tricks): such a
+row says its ``unit``, its losses are summed apart (``lost_other[unit]``) and the three
+biggest mistakes are marked in each unit. Words said after the deal's end (an otpis and
+its answers, logged with the ended deal) are no decisions of the deal: no rows.
 """
 
 from __future__ import annotations
@@ -18,13 +24,14 @@ from app.games.registry import descriptor
 MISTAKES = 3  # the rows marked as the deal's biggest mistakes (those that lost points)
 # Stamped on every analysis: raise it when the computer players value decisions anew, and
 # the analyses kept from before are computed again when next asked for (app.analysis.service).
-# 1: Lora (no stamp); 2: Lórum's search players and its analysis.
-ANALYSIS_VERSION = 2
+# 1: Lora (no stamp); 2: Lórum's search players and its analysis; 3: preferans' bids, škart,
+# contract and follow words valued, ended deals of running parties.
+ANALYSIS_VERSION = 3
 
 
 def analyse_deal(record: dict[str, Any], k: int) -> dict[str, Any]:
-    """The rows of deal ``k`` of a (whole, finished) record; ``step`` is the replay's step
-    of the word (1: the deal's first action)."""
+    """The rows of deal ``k`` of a record whose deals up to ``k`` have ended (the later
+    ones are not read); ``step`` is the replay's step of the word (1: the deal's first action)."""
     game = descriptor(record["game"])
     values_of = open_values_of(game.code)
     if values_of is None:
@@ -40,18 +47,25 @@ def analyse_deal(record: dict[str, Any], k: int) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for step, (seat, word) in enumerate(d["actions"], 1):
         legal = list(engine.legal_actions(seat))
-        if len(legal) > 1:
-            rows.append(decision_row(step, seat, word, legal, values_of(engine, seat, legal)))
+        if len(legal) > 1 and not (engine.needs_deal or engine.finished):
+            rows.append(decision_row(step, seat, word, legal, values_of(engine, seat, legal, word)))
         engine.apply(seat, word)
     lost = [0.0] * engine.n_seats
+    lost_other: dict[str, list[float]] = {}
     for row in rows:
         if row["saved"]:
-            lost[row["seat"]] += row["saved"]
-    worst = sorted((r for r in rows if r["saved"]), key=lambda r: (-r["saved"], r["step"]))[:MISTAKES]
-    for row in worst:
-        row["mistake"] = True
-    return {"game": game.code, "deal": k, "players": list(record.get("players") or []), "rows": rows, "lost": lost,
-            "version": ANALYSIS_VERSION}
+            unit = row.get("unit")
+            sums = lost if unit is None else lost_other.setdefault(unit, [0.0] * engine.n_seats)
+            sums[row["seat"]] += row["saved"]
+    for unit in (None, *lost_other):
+        in_unit = (r for r in rows if r["saved"] and r.get("unit") == unit)
+        for row in sorted(in_unit, key=lambda r: (-r["saved"], r["step"]))[:MISTAKES]:
+            row["mistake"] = True
+    out = {"game": game.code, "deal": k, "players": list(record.get("players") or []), "rows": rows, "lost": lost,
+           "version": ANALYSIS_VERSION}
+    if lost_other:
+        out["lost_other"] = lost_other
+    return out
 
 
 def decision_row(step: int, seat: int, word: str, legal: list[str], values: dict[str, float] | None) -> dict[str, Any]:
@@ -63,5 +77,8 @@ def decision_row(step: int, seat: int, word: str, legal: list[str], values: dict
         return row
     low = min(values.values())
     best = word if values[word] == low else next(w for w in legal if values.get(w) == low)
-    row.update(best=best, saved=values[word] - low, values=values)
+    row.update(best=best, saved=values[word] - low, values=dict(values))
+    unit = getattr(values, "unit", None)
+    if unit is not None:
+        row["unit"] = unit
     return row

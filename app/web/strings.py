@@ -173,6 +173,9 @@ JS_STRINGS = [
     N_("The analysis sees every hand. Chips lost: what the best card would have saved the player (lower is better); the biggest mistakes are marked."),
     N_("Tricks lost"), N_("Tricks lost in this deal"),
     N_("The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."),
+    N_("Analysis of deal {n}"), N_("pts."), N_("points of the result"),
+    N_("Points lost in the bids and choices of this deal"),
+    N_("Bids, škart, contract, following and kontra are valued in points of the result: each word by the player's expected result against the table over 12 deals of the cards he could not see, each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra doubles the hand's value). Lower is better."),
     *NOTICE_STRINGS,
 ]
 

@@ -4,8 +4,10 @@
    return to the page comes back to them; otherwise a finished partie opens on its final
    reckoning (the sheet as it ended, with the places; the replay at the end of its last deal,
    and a button to replay it from the first deal), an unfinished one on its first deal.
-   A finished partie of a game with an analysis also has, below, the analysis of the
-   replayed deal (asked for with its button). */
+   A partie of a game with an analysis also has, below, the analysis of the replayed deal
+   (asked for with its button, or at once when the URL says #...&analysis=1, as the table's
+   link to an ended deal does): a finished partie for everyone, a running one for its
+   players (its replay never shows the deal in play). */
 "use strict";
 (function () {
   const K = window.Klub;
@@ -46,8 +48,8 @@
   function remembered() {
     let where = location.hash.slice(1);
     if (!where) try { where = sessionStorage.getItem(KEY) || ""; } catch (e) { where = ""; }
-    const m = /^deal=([1-9]\d*)(?:&step=(\d+))?$/.exec(where);
-    if (m) return { deal: Number(m[1]) - 1, step: Number(m[2] || 0) };
+    const m = /^deal=([1-9]\d*)(?:&step=(\d+))?(&analysis=1)?$/.exec(where);
+    if (m) return { deal: Number(m[1]) - 1, step: Number(m[2] || 0), analysis: !!m[3] };
     // nothing remembered: a finished partie's final reckoning (its last deal, at the end)
     return data.status === "finished" ? { deal: null, step: "end" } : { deal: 0, step: 0 };
   }
@@ -75,6 +77,7 @@
     else sheetAfter(st.rec);
     draw();
     if (st.deal !== an.deal) analysisIdle();
+    if (analyseDeal !== null && st.deal === analyseDeal && panel) { analyseDeal = null; askAnalysis(); }
   }
 
   function word(w) {
@@ -192,6 +195,12 @@
       "The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."],
   };
   const [LOST, LOST_IN_DEAL, NOTE] = UNITS[(panel && panel.dataset.unit) || "points"] || UNITS.points;
+  // Decisions a game values in points of the result rather than in its cards' unit
+  // (preferans' bids, škart, contract, following and kontra): their sum and how they are valued.
+  const OTHER_UNITS = {
+    points: ["Points lost in the bids and choices of this deal",
+      "Bids, škart, contract, following and kontra are valued in points of the result: each word by the player's expected result against the table over 12 deals of the cards he could not see, each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra doubles the hand's value). Lower is better."],
+  };
   const ASK_AGAIN_MS = 1000;
 
   function analysisHeading(deal) {
@@ -253,10 +262,11 @@
     const head = K.el("tr", null, ...["Step", "Player", "Played", "Best", LOST].map((t) => K.el("th", { scope: "col", text: K.T(t) })));
     const body = K.el("tbody");
     data.rows.forEach((row) => {
+      const unit = row.unit && OTHER_UNITS[row.unit] ? K.el("small.an-unit", { text: ` ${K.T("pts.")}`, title: K.T("points of the result") }) : null;
       const saved = row.saved === null ? K.el("td.an-saved.muted", { text: "–" })
-        : K.el("td.an-saved", null, points(row.saved), row.mistake ? K.el("b.mistake-mark", { title: K.T("Big mistake"), "aria-label": K.T("Big mistake") }, " !") : null);
+        : K.el("td.an-saved", null, points(row.saved), unit, row.mistake ? K.el("b.mistake-mark", { title: K.T("Big mistake"), "aria-label": K.T("Big mistake") }, " !") : null);
       body.append(K.el("tr" + (row.mistake ? ".mistake" : "") + (row.saved ? ".lost" : ""), {
-        tabindex: "0", dataset: { step: String(row.step), seat: String(row.seat) },
+        tabindex: "0", dataset: { step: String(row.step), seat: String(row.seat), unit: row.unit || "" },
         onclick: () => show(row.step), onkeydown: (ev) => { if (ev.key === "Enter") show(row.step); },
       }, K.el("td.an-step", { text: String(row.step) }), K.el("td.an-player", { text: players[row.seat] }),
       K.el("td.an-word", null, wordCells(row.word)),
@@ -266,8 +276,16 @@
     const lost = K.el("p.analysis-lost", null, K.el("b", { text: `${K.T(LOST_IN_DEAL)}: ` }),
       data.lost.map((x, s) => K.el("span.an-lost", { dataset: { seat: String(s) } }, `${players[s]} ${points(x)}`))
         .flatMap((e, i) => (i ? [" · ", e] : [e])));
-    panel.append(K.el("div.analysis-scroll", null, K.el("table.analysis-table", null, K.el("thead", null, head), body)), lost,
-      K.el("p.muted.analysis-note", { text: K.T(NOTE) }));
+    panel.append(K.el("div.analysis-scroll", null, K.el("table.analysis-table", null, K.el("thead", null, head), body)), lost);
+    const others = Object.keys(OTHER_UNITS).filter((u) => data.rows.some((r) => r.unit === u));
+    others.forEach((u) => {
+      const sums = (data.lost_other && data.lost_other[u]) || data.lost.map(() => 0);
+      panel.append(K.el("p.analysis-lost.analysis-lost-other", { dataset: { unit: u } }, K.el("b", { text: `${K.T(OTHER_UNITS[u][0])}: ` }),
+        sums.map((x, s) => K.el("span.an-lost", { dataset: { seat: String(s) } }, `${players[s]} ${points(x)}`))
+          .flatMap((e, i) => (i ? [" · ", e] : [e]))));
+    });
+    panel.append(K.el("p.muted.analysis-note", { text: K.T(NOTE) }),
+      ...others.map((u) => K.el("p.muted.analysis-note.analysis-method", { dataset: { unit: u }, text: K.T(OTHER_UNITS[u][1]) })));
     markStep();
   }
 
@@ -284,5 +302,6 @@
   });
   box.tabIndex = 0;
   const start = remembered();
+  let analyseDeal = start.analysis ? start.deal : null;  // the table's link: this deal's analysis at once
   load(start.deal, start.step);
 })();

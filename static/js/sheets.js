@@ -4,6 +4,17 @@
 (function () {
   const K = window.Klub;
   const S = (K.sheets = {});
+  /* The link to the analysis of ended deal k (from 0), or null: the table sets it for its
+     players (app/analysis: while a partie runs only they may open it). */
+  S.analysisLink = null;
+  function analysisCell(td, k) {
+    const href = S.analysisLink && S.analysisLink(k);
+    if (href) {  // the deal's number becomes the link
+      const label = K.T("Analysis of deal {n}", { n: k + 1 });
+      K.clear(td).append(K.el("a.deal-analysis", { href, title: label, "aria-label": label, dataset: { deal: String(k) } }, String(k + 1)));
+    }
+    return td;
+  }
   S.contract = (k) => {
     const names = K.game.contracts || [];
     return names.length ? names[k % names.length] : "";
@@ -276,7 +287,7 @@
     lines.forEach((l) => {
       const no = l.dealer !== undefined ? String(l.deal + 1) : "";  // a hand's line (not one between hands)
       const tr = K.el("tr.hl-" + (l.kind || "line").replace(/\s+/g, "-"), { dataset: { deal: String(l.deal !== undefined ? l.deal : "") } },
-        K.el("td.num", { text: no }));
+        no ? analysisCell(K.el("td.num", { text: no }), l.deal) : K.el("td.num", { text: no }));
       if (l.declarer === undefined || l.declarer === null) {
         // between hands: all passed (refe), odlazak u bulu, a fall returned, the otpis
         let text = l.kind;
@@ -346,7 +357,7 @@
     const body = K.el("tbody");
     deals.map((d, k) => [d, k]).reverse().forEach(([d, k]) => {
       const [dealer, name] = plan.rows[k] || [Math.floor(k / 7), S.contract(k)];
-      const tr = K.el("tr", { dataset: { deal: String(k) } }, K.el("td.num", { text: String(k + 1) }),
+      const tr = K.el("tr", { dataset: { deal: String(k) } }, analysisCell(K.el("td.num", { text: String(k + 1) }), k),
         K.el("td.hl-contract", null, name, K.el("small", { text: `${K.T("dealer")}: ${players[dealer]}` }),
           betsLine(players, plan.bets && plan.bets[k])));
       pointsOf(d).forEach((x) => tr.append(K.el("td.dl-pts", { text: x ? signed(x) : "0" })));

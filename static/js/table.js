@@ -29,6 +29,13 @@
     held: null, seenTrick: null, lastTrickOpen: false, unread: 0, watchers: [], timeout: null,
     trickPause: Number(app.dataset.trickPause || 1500), daljeDelay: Number(app.dataset.daljeDelay || 700),
   });
+  /* The sheets link each ended deal to its analysis in the archive (the replay at that
+     deal, the analysis asked for at once): for the players while the partie runs (only
+     they may open it), for everyone once it is over. */
+  if (app.dataset.analysis === "1") {
+    K.sheets.analysisLink = (k) => (ctl.seat !== null || ctl.finished
+      ? `/archive/${ctl.partie}#deal=${k + 1}&step=0&analysis=1` : null);
+  }
   ctl.base = () => (ctl.seat === null ? 0 : ctl.seat);
   ctl.rel = (s) => (((s - ctl.base()) % n) + n) % n;
   ctl.name = (s) => (ctl.seats[s] && (ctl.seats[s].bot_name ? K.T("Computer {name}", { name: ctl.seats[s].bot_name }) : ctl.seats[s].name)) || `#${s + 1}`;

@@ -52,7 +52,7 @@ class _Analyst(LoraOracle):
         return totals
 
 
-def open_values(partie: LoraPartie, seat: int, legal: list[str]) -> dict[str, float] | None:
+def open_values(partie: LoraPartie, seat: int, legal: list[str], said: str | None = None) -> dict[str, float] | None:
     """Each legal word's value for ``seat`` now, every hand open (lower is better); None for
     a decision that is not a card (the contract chosen, a prediction, a bet) or one the
     search cannot value (a layout too big for its budget)."""

@@ -29,7 +29,7 @@ from app.ai.lorum.turns import MaxnSearch, playout
 STOCK_NODES = 50_000
 
 
-def open_values(partie: LorumPartie, seat: int, legal: list[str]) -> dict[str, float] | None:
+def open_values(partie: LorumPartie, seat: int, legal: list[str], said: str | None = None) -> dict[str, float] | None:
     """Each legal card's cost for ``seat`` now, every hand (and 101's stock) open; None
     when there is no choice (``dalje`` is only ever said alone)."""
     if len(legal) < 2 or not all(w in CARD_BY_NAME for w in legal):
