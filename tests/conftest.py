@@ -174,12 +174,14 @@ def live_server(settings, request):
         server.stop()
 
 
-# The browser tests (tests/test_ui_browser*.py): one Chromium and one served Club per
-# worker, shared by the modules; a module that needs a Club of its own (other settings,
-# an admin) defines its own ``server``. Every test gets its own browser context (``page``).
+# The browser tests (tests/test_ui_browser*.py): one served Club per worker, shared by the
+# modules (a module that needs a Club of its own, other settings or an admin, defines its
+# own ``server``); one Chromium per module, since Playwright's sync API keeps an event loop
+# running in the worker's thread while it is open, and the tests that call asyncio.run()
+# cannot run then. Every test gets its own browser context (``page``).
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     from tests.ui_helpers import CHROMIUM, CHROMIUM_ARGS, need_chromium
 
