@@ -230,6 +230,10 @@ def test_the_sheet_beside_the_replay_is_the_one_after_the_replayed_deal(browser,
             assert f"{k + 1}" in pg.inner_text("#final-sheet .sheet-after")
             if k == 1:
                 shot(pg, f"replay-{game}-sheet-{size}")
+                # each game's own word for a deal: preferans plays hands (ruke)
+                words = {"lora": ("Deljenje", "Sledeće deljenje"), "preferans": ("Ruka", "Sledeća ruka")}[game]
+                assert pg.inner_text("#replay .deal-pick-label").startswith(words[0])
+                assert pg.inner_text("#replay button[data-step='next-deal']").startswith(words[1])
         close_page(pg)
 
 

@@ -148,6 +148,9 @@ class GameDescriptor:
     quick_suits: str = ""
     # What the game calls one deal on the screens ("Deljenje 12 od 28"; preferans: "Ruka 12").
     deal_noun: Text = Text("Deljenje", "Deal")
+    # The replay's buttons to the deal before and after (the noun's gender in Serbian).
+    deal_previous: Text = Text("Prethodno deljenje", "Previous deal")
+    deal_next: Text = Text("Sledeće deljenje", "Next deal")
     # A word as a seat that may not see it learns it (e.g. a discard stays face down).
     public_word: Callable[[str, bool], str] = same_word
     # The replay: the public part of the table after each step, and every hand face up.
@@ -215,6 +218,8 @@ class GameDescriptor:
             "contracts": [c(lang) for c in self.contracts],
             "contract_names": {code: name(lang) for code, name in self.contract_names.items()},
             "rules_url": f"/rules/{self.code}",
+            "deal_noun": self.deal_noun(lang),
+            "deal_previous": self.deal_previous(lang), "deal_next": self.deal_next(lang),
         }
         if settings is not None:
             data["contract_help"] = {key: {"hint": hint(lang), "anchor": anchor}

@@ -95,7 +95,7 @@
   function dealPicker(rec) {
     const pick = K.el("select.deal-pick", { onchange: () => load(Number(pick.value), 0).then(() => refocus("select.deal-pick")) });
     for (let k = 0; k < rec.deals; k++) pick.append(K.el("option", { value: String(k), selected: k === rec.deal ? true : null }, String(k + 1)));
-    return K.el("label.deal-pick-label", null, `${K.T("Deal")} `, pick, ` / ${rec.deals}`);
+    return K.el("label.deal-pick-label", null, `${K.game.deal_noun || K.T("Deal")} `, pick, ` / ${rec.deals}`);
   }
 
   function go(step) {
@@ -133,13 +133,13 @@
         dataset: { step: "first-deal" }, onclick: () => go("first-deal") }, K.T("Replay from the first deal"))));
     }
     const bar = K.el("div.replay-bar", { role: "toolbar", "aria-label": K.T("Step") },
-      button("prev-deal", "◀◀ " + K.T("Previous deal"), st.deal === 0),
+      button("prev-deal", "◀◀ " + (K.game.deal_previous || K.T("Previous deal")), st.deal === 0),
       button("start", K.T("Start"), st.step === 0),
       button("prev", "◀ " + K.T("Back"), st.step === 0),
       K.el("span.step-no", { "aria-live": "polite", text: `${K.T("Step")} ${st.step} / ${steps.length - 1}` }),
       button("next", K.T("Forward") + " ▶", st.step === steps.length - 1),
       button("end", K.T("End"), st.step === steps.length - 1),
-      button("next-deal", K.T("Next deal") + " ▶▶", st.deal >= rec.deals - 1),
+      button("next-deal", (K.game.deal_next || K.T("Next deal")) + " ▶▶", st.deal >= rec.deals - 1),
       dealPicker(rec));
     box.append(bar);
     const acting = cur.action ? cur.action[0] : null;
@@ -204,7 +204,7 @@
   const ASK_AGAIN_MS = 1000;
 
   function analysisHeading(deal) {
-    return K.el("h2.analysis-title", { text: `${K.T("Analysis")} · ${K.T("Deal {n}", { n: deal + 1 })}` });
+    return K.el("h2.analysis-title", { text: `${K.T("Analysis")} · ${K.game.deal_noun || K.T("Deal")} ${deal + 1}` });
   }
 
   function analysisIdle() {

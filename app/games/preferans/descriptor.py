@@ -41,6 +41,7 @@ DESCRIPTOR = GameDescriptor(
                     ("betl", "betl"), ("sans", "sans")),
     quick_start=Text("Preferans protiv dva računara", "Preferans against two computer players"), quick_suits="♣♦",
     deal_noun=Text("Ruka", "Hand"),  # the rules' word: a hand is one deal (docs/ui.md)
+    deal_previous=Text("Prethodna ruka", "Previous hand"), deal_next=Text("Sledeća ruka", "Next hand"),
     public_word=public_word, replay_table=replay_table, replay_hands=hands_in_views("hand", "cards"),
     keeps_papir=True, shows_deals=True,
     contract_help=contract_help,
