@@ -196,24 +196,16 @@ def browser():
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    from tests.ui_helpers import need_chromium, start_server, stop_server
+    from tests.ui_helpers import own_server
 
-    need_chromium()
-    s = start_server(tmp_path_factory.mktemp("ui"))
-    yield s
-    stop_server(s)
+    yield from own_server(tmp_path_factory, "ui")
 
 
 @pytest.fixture
 def page(browser):
     """A page in a fresh context that fails the test on a JavaScript error or a CSP violation."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    # The Content-Security-Policy (app/web/security.py) must not block anything the pages do.
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.js_errors = errors
+    from tests.ui_helpers import close_watched, watched_page
+
+    pg = watched_page(browser)
     yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors or CSP violations: {errors}"
+    close_watched(pg)

@@ -206,18 +206,10 @@ def test_a_preferans_auction_timeout_says_dalje_and_the_table_is_told(client, ap
     assert r.status_code == 200 and r.json()["state"]["timeout"] is None
 
 
-def test_a_lora_timeout_plays_the_computers_card_and_the_table_is_told(client, app, clock):
+@pytest.mark.parametrize("game", ["lora", "lorum"])
+def test_a_timed_out_card_is_the_computers_and_the_table_is_told(client, app, clock, game):
     ana = register(app, "ana")
-    pid = propose_against_bots(ana, "lora", {}, 3)
-    state = my_turn_state(ana, pid)
-    action = time_out(app, pid)
-    assert action.seat == 0 and action.word in state["legal"] and is_card(action.word)
-    assert_told(ana, pid, action, action.word)
-
-
-def test_a_lorum_timeout_plays_the_computers_card_and_the_table_is_told(client, app, clock):
-    ana = register(app, "ana")
-    pid = propose_against_bots(ana, "lorum", {}, 3)
+    pid = propose_against_bots(ana, game, {}, 3)
     state = my_turn_state(ana, pid)
     action = time_out(app, pid)
     assert action.seat == 0 and action.word in state["legal"] and is_card(action.word)

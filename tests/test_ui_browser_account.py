@@ -7,35 +7,14 @@ from __future__ import annotations
 import pytest
 
 from tests.test_ui_browser import register
-from tests.ui_helpers import PASSWORD, need_chromium, start_server, stop_server
+from tests.ui_helpers import PASSWORD, close_watched, own_server, watched_page
 
 NEW = "nova-lozinka-42"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_chromium()
-    tmp = tmp_path_factory.mktemp("account")
-    s = start_server(tmp)
-    s.db_url = f"sqlite:///{tmp / 'klub.db'}"
-    yield s
-    stop_server(s)
-
-
-def new_page(browser):  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.js_errors = errors
-    return pg
-
-
-def close(pg) -> None:
-    errors = list(pg.js_errors)
-    pg.context.close()
-    assert not errors, f"JavaScript errors or CSP violations: {errors}"
+    yield from own_server(tmp_path_factory, "account")
 
 
 def log_in(pg, server, name: str, password: str) -> None:
@@ -54,9 +33,9 @@ def logged_out(pg, server) -> bool:
 
 
 def test_changing_the_password_logs_the_other_browser_out(browser, server):  # noqa: F811
-    here = new_page(browser)
+    here = watched_page(browser)
     name = register(here, server, "lozinka")
-    there = new_page(browser)
+    there = watched_page(browser)
     log_in(there, server, name, PASSWORD)
     here.click("header a.account-link")
     here.wait_for_url("**/account")
@@ -69,8 +48,8 @@ def test_changing_the_password_logs_the_other_browser_out(browser, server):  # n
     assert not logged_out(here, server)
     # the new password opens the Club, the old one no longer
     log_in(there, server, name, NEW)
-    close(there)
-    close(here)
+    close_watched(there)
+    close_watched(here)
 
 
 def test_an_admin_reset_link_sets_a_new_password_once(browser, server):  # noqa: F811
@@ -80,18 +59,18 @@ def test_an_admin_reset_link_sets_a_new_password_once(browser, server):  # noqa:
     db = Database(server.db_url)
     ensure_admin(db, "upravnik", "upravnik-lozinka-1")
     db.write_engine.dispose()
-    member = new_page(browser)
+    member = watched_page(browser)
     name = register(member, server, "zaboravni")
-    admin = new_page(browser)
+    admin = watched_page(browser)
     log_in(admin, server, "upravnik", "upravnik-lozinka-1")
     admin.goto(server.url + "/account")
     admin.fill("#reset-form input[name=name]", name)
     admin.click("#reset-form button[type=submit]")
     link = admin.input_value("#reset-link")
     assert link.startswith(server.url + "/reset/")
-    close(admin)
+    close_watched(admin)
     # the member, in another browser, follows the link
-    other = new_page(browser)
+    other = watched_page(browser)
     other.goto(link)
     assert name in other.inner_text("h1")
     other.fill("input[name=new_password]", NEW)
@@ -106,5 +85,5 @@ def test_an_admin_reset_link_sets_a_new_password_once(browser, server):  # noqa:
     assert logged_out(member, server)
     member.goto(link)
     assert "nije važeća" in member.inner_text("p.error")
-    close(member)
-    close(other)
+    close_watched(member)
+    close_watched(other)

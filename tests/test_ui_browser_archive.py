@@ -20,7 +20,7 @@ import secrets
 import pytest
 
 from tests.test_ui_browser import register
-from tests.ui_helpers import need_chromium, shot, start_server, stop_server
+from tests.ui_helpers import close_watched, own_server, shot, watched_page
 
 WIDE = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -30,12 +30,7 @@ SUIT_ROWS = ["S", "H", "C", "D"]  # the order the table draws the layout's rows 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_chromium()
-    tmp = tmp_path_factory.mktemp("archive")
-    s = start_server(tmp)
-    s.db_url = f"sqlite:///{tmp / 'klub.db'}"
-    yield s
-    stop_server(s)
+    yield from own_server(tmp_path_factory, "archive")
 
 
 @pytest.fixture(scope="module")
@@ -49,20 +44,11 @@ def member(server, browser):  # noqa: F811
 
 
 def open_page(browser, member, viewport=WIDE):
-    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce")
-    ctx.add_cookies(member[1])
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.js_errors = errors
-    return pg
+    """A watched page (tests/ui_helpers.py) logged in as ``member``."""
+    return watched_page(browser, viewport, member[1])
 
 
-def close_page(pg) -> None:
-    errors = list(pg.js_errors)
-    pg.context.close()
-    assert not errors, f"JavaScript errors or CSP violations: {errors}"
+close_page = close_watched
 
 
 def random_log(game: str, seed: str, settings: dict, stop=None):

@@ -10,31 +10,12 @@ import re
 import pytest
 
 from tests.test_ui_browser import register
-from tests.ui_helpers import need_chromium, shot, start_server, stop_server
+from tests.ui_helpers import close_watched, own_server, shot, watched_page
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_chromium()
-    s = start_server(tmp_path_factory.mktemp("leave"))
-    yield s
-    stop_server(s)
-
-
-def new_page(browser):  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.js_errors = errors
-    return pg
-
-
-def close(pg) -> None:
-    errors = list(pg.js_errors)
-    pg.context.close()
-    assert not errors, f"JavaScript errors or CSP violations: {errors}"
+    yield from own_server(tmp_path_factory, "leave")
 
 
 def api(pg, server, method: str, path: str, data=None) -> dict:
@@ -55,7 +36,7 @@ def propose_with(pg, server, invitee: str) -> int:
 
 
 def test_a_partie_with_computer_players_only_is_ended_from_its_table(browser, server):  # noqa: F811
-    pg = new_page(browser)
+    pg = watched_page(browser)
     register(pg, server, "sam")
     pg.check("#propose-form input[name=game][value=lora]")
     for i in (1, 2, 3):
@@ -73,13 +54,13 @@ def test_a_partie_with_computer_players_only_is_ended_from_its_table(browser, se
     assert my_tables(pg, server) == []
     assert pg.inner_text("#unread-count") == "0"
     assert api(pg, server, "GET", f"/api/parties/{pid}")["status"] == "abandoned"
-    close(pg)
+    close_watched(pg)
 
 
 def test_a_member_leaves_a_partie_and_a_computer_player_takes_his_seat(browser, server):  # noqa: F811
-    boki = new_page(browser)
+    boki = watched_page(browser)
     boki_name = register(boki, server, "boki")
-    ana = new_page(browser)
+    ana = watched_page(browser)
     register(ana, server, "ana")
     pid = propose_with(ana, server, boki_name)
     assert api(boki, server, "POST", f"/api/parties/{pid}/accept")["status"] == "running"
@@ -100,14 +81,14 @@ def test_a_member_leaves_a_partie_and_a_computer_player_takes_his_seat(browser, 
     boki.wait_for_selector("#end-choice:not([hidden])")  # no other member plays here now: he may end it
     assert boki.locator("#leave-choice").is_hidden()
     assert api(boki, server, "GET", f"/api/parties/{pid}")["status"] == "running"
-    close(ana)
-    close(boki)
+    close_watched(ana)
+    close_watched(boki)
 
 
 def test_a_declined_seat_is_given_to_a_computer_player(browser, server):  # noqa: F811
-    ceca = new_page(browser)
+    ceca = watched_page(browser)
     ceca_name = register(ceca, server, "ceca")
-    ana = new_page(browser)
+    ana = watched_page(browser)
     register(ana, server, "ana")
     pid = propose_with(ana, server, ceca_name)
     api(ceca, server, "POST", f"/api/parties/{pid}/decline")
@@ -120,5 +101,5 @@ def test_a_declined_seat_is_given_to_a_computer_player(browser, server):  # noqa
     ana.wait_for_url(f"**/table/{pid}")  # every seat filled: the partie starts
     summary = api(ana, server, "GET", f"/api/parties/{pid}")
     assert summary["status"] == "running" and summary["seats"][1]["kind"] == "bot"
-    close(ana)
-    close(ceca)
+    close_watched(ana)
+    close_watched(ceca)

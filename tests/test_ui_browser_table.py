@@ -26,7 +26,7 @@ import time
 import pytest
 
 from tests.test_ui_browser import register, wait_sel
-from tests.ui_helpers import ARTIFACTS
+from tests.ui_helpers import ARTIFACTS, watched_page
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -35,13 +35,7 @@ OFFERS = {"nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4"}
 
 
 def new_page(browser, viewport):
-    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.js_errors = errors
-    return pg
+    return watched_page(browser, viewport)
 
 
 def close(*pages):

@@ -16,19 +16,14 @@ from datetime import timedelta
 from app.db import Database
 from app.db.models import Partie
 from app.db.types import utcnow
-from tests.ui_helpers import shot
+from tests.ui_helpers import shot, watched_page
 from tests.web_helpers import PASSWORD, member
 
 NOTE = "#timeout-note:not([hidden])"
 
 
 def login(browser, server, name: str):  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    pg.js_errors = errors
+    pg = watched_page(browser)
     pg.goto(server.url + "/login")
     pg.fill("input[name=name]", name)
     pg.fill("input[name=password]", PASSWORD)

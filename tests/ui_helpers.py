@@ -30,6 +30,7 @@ class LiveServer:
     process: subprocess.Popen
     log: Path
     socket: socket.socket
+    db_url: str = ""
 
 
 def start_server(tmp: Path, **env: str) -> LiveServer:
@@ -101,3 +102,40 @@ def shot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+WIDE = {"width": 1280, "height": 900}
+
+
+def watched_page(browser, viewport=WIDE, cookies=None):
+    """A page in a fresh browser context that records JavaScript errors and CSP violations
+    (``pg.js_errors``); :func:`close_watched` closes it and fails on any."""
+    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    if cookies:
+        ctx.add_cookies(cookies)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    # The Content-Security-Policy (app/web/security.py) must not block anything the pages do.
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    pg.js_errors = errors
+    return pg
+
+
+def close_watched(pg) -> None:
+    errors = list(pg.js_errors)
+    pg.context.close()
+    assert not errors, f"JavaScript errors or CSP violations: {errors}"
+
+
+def own_server(tmp_path_factory, name: str, **env: str):
+    """A served Club of a module's own (a generator for a module-scoped fixture), with
+    ``db_url`` for tests that write to its database."""
+    need_chromium()
+    tmp = tmp_path_factory.mktemp(name)
+    s = start_server(tmp, **env)
+    s.db_url = f"sqlite:///{tmp / 'klub.db'}"
+    try:
+        yield s
+    finally:
+        stop_server(s)

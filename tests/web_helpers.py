@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -180,20 +181,15 @@ def wait_for(predicate, timeout: float = 20, step: float = 0.02):
         time.sleep(step)
 
 
+# A card name standing as a word of a JSON string: after the string's start, a space or an
+# escaped newline or tab, and before its end, a space or an escape.
+_CARD_WORD = re.compile(r'(?:(?<=[\s"])|(?<=\\[ntr]))([789TJQKA][SDHC])(?=[\s"]|\\[ntr])')
+
+
 def cards_in(value: Any) -> set[str]:
-    """Every card name mentioned anywhere in a JSON value (also inside words like 'skart 7S 8S')."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            found.update(tok for tok in v.split() if tok in CARDS)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-            stack.extend(k for k in v.keys())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return found
+    """Every card name mentioned anywhere in a JSON value (also inside words like 'skart 7S 8S'),
+    keys included: read from its JSON text, which is many times faster than walking it."""
+    return set(_CARD_WORD.findall(json.dumps(value, ensure_ascii=False)))
 
 
 REVEALING_WORDS = {"nosim sve", "nemam pad"}  # preferans: the declarer's hand is shown
