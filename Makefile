@@ -65,9 +65,9 @@ clean:
 	rm -rf $(VENV) .venv-lock
 
 # The long runs (README.md, "Soak"): the tests marked `scaled` again with 1,000 audited
-# parties, 50 SIGKILLs, longer fuzzing and every hand's analysis (the audit and the kills split into shards that
+# parties, 50 SIGKILLs and longer fuzzing (the audit and the kills split into shards that
 # the workers run side by side), and the tests marked `soak` (whole parties played in the
 # browser). .ci/run runs it after `make test`.
 soak: $(VENV)/.dev-installed chromium
-	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=4 KLUB_ANALYSIS_EVERY_DEAL=1 \
+	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=4 \
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -rP --timeout 1500 --durations=15 -m "soak or scaled"

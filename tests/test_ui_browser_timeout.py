@@ -29,7 +29,7 @@ def login(browser, server, name: str):  # noqa: F811
     pg.fill("input[name=password]", PASSWORD)
     pg.click("#auth-form button[type=submit]")
     pg.wait_for_url("**/lobby")
-    return ctx, pg
+    return pg.context, pg
 
 
 def test_a_timed_out_auction_is_told_to_the_player_and_the_spectator(browser, server):  # noqa: F811
