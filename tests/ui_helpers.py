@@ -46,7 +46,7 @@ def start_server(tmp: Path, **env: str) -> LiveServer:
         "KLUB_SITE_ORIGIN": url,
         "KLUB_BOT_DELAY_SECONDS": "0",
         "KLUB_ARGON2_TIME_COST": "1",
-        "KLUB_ARGON2_MEMORY_KIB": "8192",
+        "KLUB_ARGON2_MEMORY_KIB": "1024",
         "KLUB_UI_TRICK_PAUSE_MS": "40",
         "KLUB_UI_DALJE_MS": "30",
     })

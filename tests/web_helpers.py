@@ -99,7 +99,7 @@ class ServerProcess:
             "KLUB_BOT_DELAY_SECONDS": "0",
             "KLUB_DEFAULT_BOT": settings.default_bot or "random",
             "KLUB_ARGON2_TIME_COST": str(settings.argon2_time_cost or 1),
-            "KLUB_ARGON2_MEMORY_KIB": str(settings.argon2_memory_kib or 8192),
+            "KLUB_ARGON2_MEMORY_KIB": str(settings.argon2_memory_kib or 1024),
         }
         if settings.redis_url:
             self.env["KLUB_REDIS_URL"] = settings.redis_url
