@@ -69,5 +69,5 @@ clean:
 # the workers run side by side), and the tests marked `soak` (whole parties played in the
 # browser). .ci/run runs it after `make test`.
 soak: $(VENV)/.dev-installed chromium
-	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=4 \
+	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=6 \
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -rP --timeout 1500 --durations=15 -m "soak or scaled"
