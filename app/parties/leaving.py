@@ -16,22 +16,17 @@ from typing import Any
 
 from app.club import Club
 from app.db.models import Partie, PartieSeat
-from app.errors import Conflict, Forbidden
+from app.errors import Conflict
 from app.members.service import CurrentMember
-from app.parties.lookup import get_partie, seat_of, seats_info
+from app.parties.lookup import my_running_seat, seats_info
 from app.realtime import notices
 
 ABANDONED = "abandoned"
 
 
 def _my_seat(club: Club, s, partie_id: int, member: CurrentMember) -> tuple[Partie, PartieSeat]:
-    partie = get_partie(s, partie_id, lock=True, db=club.db)
-    seat = seat_of(partie, member.id)
-    if seat is None:
-        raise Forbidden("you do not play at this table", code="not_at_table")
-    if partie.status != "running":
-        raise Conflict("this partie is not being played", code="not_running")
-    return partie, partie.seats[seat]
+    # "not_at_table": ERROR_TEXTS words "not_a_player" for the revanš
+    return my_running_seat(club, s, partie_id, member, code="not_at_table")
 
 
 def other_members(partie: Partie, member_id: int) -> list[PartieSeat]:

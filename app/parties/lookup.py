@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from app.db.database import for_update
 from app.db.models import Partie, PartieSeat
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, Forbidden, NotFound
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -26,6 +26,17 @@ def get_partie(session: Session, partie_id: int, lock: bool = False, db=None) ->
     if partie is None:
         raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
     return partie
+
+
+def my_running_seat(club: Club, s: Session, partie_id: int, member, code: str = "not_a_player") -> tuple[Partie, PartieSeat]:
+    """The running partie (locked) and the member's seat row; 403 ``code`` if he has none."""
+    partie = get_partie(s, partie_id, lock=True, db=club.db)
+    seat = seat_of(partie, member.id)
+    if seat is None:
+        raise Forbidden("you do not play at this table", code=code)
+    if partie.status != "running":
+        raise Conflict("this partie is not being played", code="not_running")
+    return partie, partie.seats[seat]
 
 
 def seat_of(partie: Partie, member_id: int | None) -> int | None:

@@ -10,24 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from app.club import Club
-from app.errors import Conflict, Forbidden, Invalid
+from app.errors import Conflict, Invalid
 from app.members.service import CurrentMember
-from app.parties.lookup import get_partie, seat_of, seats_info
-
-
-def _my_running_seat(club: Club, s, partie_id: int, member: CurrentMember):
-    partie = get_partie(s, partie_id, lock=True, db=club.db)
-    seat = seat_of(partie, member.id)
-    if seat is None:
-        raise Forbidden("you do not play at this table", code="not_a_player")
-    if partie.status != "running":
-        raise Conflict("this partie is not being played", code="not_running")
-    return partie, partie.seats[seat]
+from app.parties.lookup import get_partie, my_running_seat, seat_of, seats_info
 
 
 def set_away(club: Club, member: CurrentMember, partie_id: int, away: bool) -> list[dict[str, Any]]:
     with club.db.write() as s:
-        partie, row = _my_running_seat(club, s, partie_id, member)
+        partie, row = my_running_seat(club, s, partie_id, member)
         changed = row.away != away
         row.away = away
         if not away:
@@ -58,7 +48,7 @@ def vote_takeover(club: Club, member: CurrentMember, partie_id: int, seat_no: in
     """Agree (or stop agreeing) that a computer player takes the away seat ``seat_no``."""
     taken = False
     with club.db.write() as s:
-        partie, mine = _my_running_seat(club, s, partie_id, member)
+        partie, mine = my_running_seat(club, s, partie_id, member)
         if not 0 <= seat_no < len(partie.seats) or seat_no == mine.seat:
             raise Invalid("name another player's seat", code="invalid_seat")
         target = partie.seats[seat_no]
