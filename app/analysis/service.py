@@ -25,6 +25,7 @@ from app.games.registry import descriptor
 from app.members.service import CurrentMember
 from app.parties import archive
 from app.parties.lookup import get_partie, seat_of
+from app.tournaments.privacy import check_may_watch
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -39,6 +40,7 @@ def deal_analysis(club: Club, partie_id: int, k: int, member: CurrentMember) -> 
     key = (partie_id, k)
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
+        check_may_watch(s, partie, member.id)
         game = descriptor(partie.game)
         if not game.analysis:
             raise NotFound(f"there is no analysis for {game.name('en')}", code="no_analysis")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload, undefer
 
+from app.tournaments.service import tournaments_of
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Invalid, NotFound
 from app.games.registry import descriptors
@@ -57,7 +58,8 @@ def profile(club: Club, name: str, vs: str | None = None) -> dict[str, Any]:
             "history": [{**h, "finished_at": _iso(h["finished_at"])} for h in history],
             **(played or _no_statistics()),
         })
-    return {**out_member, "games": games, "recent": recent, "head_to_head": h2h}
+    return {**out_member, "games": games, "recent": recent, "head_to_head": h2h,
+            "tournaments": tournaments_of(club, member.id)}
 
 
 def _member(s: Session, name: str) -> Member:

@@ -20,6 +20,7 @@ from app.games.registry import descriptors
 from app.members.service import CurrentMember, check_name
 from app.parties.proposals import proposal_summary
 from app.parties.lookup import computer_name, get_partie, open_table, player_name, seat_of
+from app.tournaments.privacy import check_may_watch, open_to
 from app.tables.engines import game_of
 
 # Imported records (POST /api/records): the body's size in bytes, how deep it nests. A
@@ -47,10 +48,12 @@ def played_by_house_rules() -> ColumnElement[bool]:
 
 def list_parties(
     club: Club, member_name: str | None, status: str = "all", limit: int = 100, game: str | None = None,
-    rules: str | None = None,
+    rules: str | None = None, viewer_id: int | None = None, tournament: bool | None = None,
 ) -> list[dict[str, Any]]:
     """The newest parties first; ``rules``: only those played by the Club's own rules
-    (``"club"``) or by house rules (``"house"``)."""
+    (``"club"``) or by house rules (``"house"``); ``tournament``: only the tables of
+    tournaments (True) or only the other parties (False). A table of a tournament round
+    still being played is listed only to its players (``viewer_id``; rulings T8)."""
     if status not in ARCHIVE_STATUSES:
         raise Invalid("status is finished, unfinished or all", code="invalid_status")
     if rules is not None and rules not in ARCHIVE_RULES:
@@ -62,6 +65,9 @@ def list_parties(
         if rules is not None:
             house = played_by_house_rules()
             stmt = stmt.where(house if rules == "house" else not_(house))
+        if tournament is not None:
+            stmt = stmt.where(Partie.tournament_id.is_not(None) if tournament else Partie.tournament_id.is_(None))
+        stmt = stmt.where(open_to(viewer_id))
         member_id = None
         if member_name is not None:
             member = s.scalar(select(Member).where(Member.name_key == member_name.lower()))
@@ -104,6 +110,7 @@ def record(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str
     """``klub-record/1`` of a partie; a running one is redacted for the member asking."""
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
+        check_may_watch(s, partie, member.id if member else None)
         table = open_table(club, s, partie)
         players = [player_name(row) for row in partie.seats]
         seat = seat_of(partie, member.id if member else None)

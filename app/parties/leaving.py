@@ -59,6 +59,9 @@ def end(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
     """End at once a partie no other member plays in (it is abandoned, not rated)."""
     with club.db.write() as s:
         partie, _row = _my_seat(club, s, partie_id, member)
+        if partie.tournament_id is not None:
+            raise Conflict("a tournament table is played to its end; leave it instead (a computer player takes "
+                           "your seat)", code="tournament_table")
         if other_members(partie, member.id):
             raise Conflict("other members play at this table; leave it instead (a computer player takes your seat)",
                            code="other_members")

@@ -26,6 +26,7 @@ from app.members.service import CurrentMember
 from app.tables.engines import game_of
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
+from app.tournaments.privacy import open_to
 
 TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds
 # A notice to members (app/realtime/notices.py): whom, its kind, what else it says.
@@ -270,6 +271,9 @@ def proposal_summary(partie: Partie, member_id: int | None = None) -> dict[str, 
         "created_at": partie.created_at.isoformat() if partie.created_at else None,
         "started_at": partie.started_at.isoformat() if partie.started_at else None,
         "finished_at": partie.finished_at.isoformat() if partie.finished_at else None,
+        # a table of a tournament round (app/tournaments/), or None
+        "tournament": ({"id": partie.tournament_id, "round": partie.tournament_round, "table": partie.table_no}
+                       if partie.tournament_id is not None else None),
     }
 
 
@@ -299,7 +303,7 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
             .order_by(Partie.id)
         ).all()
         watchable = s.scalars(
-            select(Partie).where(Partie.status == "running").order_by(Partie.id.desc()).limit(50)
+            select(Partie).where(Partie.status == "running", open_to(member.id)).order_by(Partie.id.desc()).limit(50)
         ).all()
         invited, accepted, open_, own = [], [], [], []
         for p in proposed:

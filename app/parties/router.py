@@ -128,9 +128,10 @@ def list_archive(
     game: str | None = Query(default=None, description="only this game: " + ", ".join(codes())),
     rules: Literal["club", "house"] | None = Query(
         default=None, description="only parties played by the Club's own rules, or by house rules"),
+    tournament: bool | None = Query(default=None, description="only tournament tables (true) or only the others (false)"),
     limit: int = 100,
 ):
-    return {"parties": archive.list_parties(club, of, status, limit, game, rules)}
+    return {"parties": archive.list_parties(club, of, status, limit, game, rules, member.id, tournament)}
 
 
 @router.get("/parties/{partie_id}/score-sheet", summary="The score sheet (the result, and the papir of games that keep one)")

@@ -11,7 +11,8 @@ named me is gone), ``accepted``, ``declined``, ``joined`` (of my proposal), ``st
 (a partie I sit at began), ``turn`` (it became my turn at a table), ``moved`` (my turn
 at a table is over), ``answered`` (I answered, joined or started a partie on another
 page of mine), ``ended`` (a partie I played in is over), ``present`` (I opened or closed
-my seat's table: a turn there is not unread while I sit at it).
+my seat's table: a turn there is not unread while I sit at it), ``round`` (a round of a
+tournament I play began: its ``partie`` is my table, app/tournaments/rounds.py).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from typing import Any
 from app.realtime.hub import Hub
 
 # Kinds a page tells the member about (a toast, the sound); the others only change the count.
-TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended"})
+TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended", "round"})
 LOBBY_CHANNEL = "lobby"  # every change of the proposals and tables (app.parties.proposals)
+TOURNAMENT_PREFIX = "tournament:"  # + id: a tournament's page (app/tournaments/rounds.py)
 
 
 def member_channel(member_id: int) -> str:

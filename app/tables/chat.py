@@ -12,6 +12,7 @@ from app.db.models import ChatMessage
 from app.errors import Forbidden, Invalid
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie, seat_of
+from app.tournaments.privacy import check_may_watch
 
 
 def message_dict(msg: ChatMessage, name: str) -> dict[str, Any]:
@@ -43,9 +44,9 @@ def post(club: Club, member: CurrentMember, partie_id: int, text: str) -> dict[s
     return out
 
 
-def history(club: Club, partie_id: int, limit: int = 200) -> list[dict[str, Any]]:
+def history(club: Club, partie_id: int, member_id: int | None, limit: int = 200) -> list[dict[str, Any]]:
     with club.db.read() as s:
-        get_partie(s, partie_id)
+        check_may_watch(s, get_partie(s, partie_id), member_id)
         rows = s.scalars(
             select(ChatMessage).where(ChatMessage.partie_id == partie_id).order_by(ChatMessage.id.desc()).limit(limit)
         ).all()

@@ -9,6 +9,7 @@ from app.db.models import Partie
 from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
 from app.tables.cache import Snapshot
 from app.tables.frames import event_frame, event_text, state_frame
+from app.tournaments.privacy import check_may_watch
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -21,6 +22,7 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dic
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
         seat = seat_of(partie, member.id if member else None)
+        check_may_watch(s, partie, member.id if member else None)
         if partie.status not in ("running", "finished"):
             return state_frame(partie, None, seat)
         table = open_table(club, s, partie)

@@ -77,7 +77,7 @@ def takeover(partie_id: int, body: TakeoverIn, member: MemberDep, club: ClubDep)
 
 @router.get("/chat", summary="The table's chat")
 def get_chat(partie_id: int, member: MemberDep, club: ClubDep):
-    return {"messages": chat.history(club, partie_id)}
+    return {"messages": chat.history(club, partie_id, member.id)}
 
 
 @router.post("/chat", status_code=201, summary="Write in the table's chat")

@@ -115,6 +115,11 @@ def cached_seat(club: Club, partie_id: int, member_id: int) -> int | None:
     return table.member_seats.get(member_id) if table is not None else None
 
 
+# The source of a round's deadline word (app/tournaments/rounds.py): the server's, never in
+# a seat's legal words; the game's engine alone accepts or refuses it.
+DEADLINE = "deadline"
+
+
 @dataclass(frozen=True)
 class Word:
     """A word to apply: who says it, at which version, with which client action id."""
@@ -283,16 +288,20 @@ def _apply_in(conn, table: LiveTable, job: Word, now: datetime) -> Applied | _Sa
             current = state_frame(get_partie(s, partie_id), table.latest, seat if job.source == "member" else None)
         raise StaleVersion(f"the table is at version {partie_version}, not {job.version}", current=current)
     engine = table.engine
-    legal = engine.legal_actions(seat)  # the engine alone says who may speak
-    if not legal:
-        raise Invalid("it is not your turn", code="not_your_turn")
-    if word not in legal:
-        raise Invalid(
-            f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}", code="illegal_action", legal=legal
-        )
+    if job.source != DEADLINE:
+        legal = engine.legal_actions(seat)  # the engine alone says who may speak
+        if not legal:
+            raise Invalid("it is not your turn", code="not_your_turn")
+        if word not in legal:
+            raise Invalid(
+                f"{word!r} is not legal now: {illegal_reason(engine, seat, word)}", code="illegal_action", legal=legal
+            )
     deal_before = engine.deal_index
     to_act_before = list(table.latest.to_act) if table.history else []
-    table.apply_quietly(seat, word)
+    try:
+        table.apply_quietly(seat, word)
+    except GameError as e:  # a deadline word the game refuses (legal words were checked above)
+        raise Invalid(str(e), code="illegal_action") from None
     new_version, finished = table.version, engine.finished
     to_act = [] if finished else list(engine.seats_to_act())
     _INSERT_ACTION_P.rows(

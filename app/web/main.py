@@ -25,6 +25,8 @@ from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
 from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
+from app.tournaments import rounds as tournament_rounds
+from app.tournaments.router import router as tournaments_router
 from app.web import errors, health, notices_ws, pages, security
 from app.web.assets import static_app
 
@@ -39,20 +41,22 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     club = Club.from_settings(settings, clock)
     start_word_writer(club)
     ratings.subscribe(club)  # rates parties as they end, off the word path
+    tournament_rounds.subscribe(club)  # a tournament table that ends may end its round
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await club.hub.start()
         club.bots = BotRunner(club, workers=settings.bot_workers, delay=settings.bot_delay_seconds)
         watcher = asyncio.create_task(watch_deadlines(club))
+        tournaments = asyncio.create_task(tournament_rounds.watch_tournaments(club))
         gc_keeper = asyncio.create_task(gcpauses.keep_pauses_short(settings.gc_freeze_seconds, settings.gc_full_seconds))
         await run_in_threadpool(resume_running, club)
         try:
             yield
         finally:
-            watcher.cancel()
-            gc_keeper.cancel()
-            await asyncio.gather(watcher, gc_keeper, return_exceptions=True)
+            for task in (watcher, tournaments, gc_keeper):
+                task.cancel()
+            await asyncio.gather(watcher, tournaments, gc_keeper, return_exceptions=True)
             await run_in_threadpool(club.bots.close)
             if club.writer is not None:
                 await run_in_threadpool(club.writer.stop)  # the queued words are still written
@@ -76,6 +80,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(parties_router)
     app.include_router(analysis_router)
     app.include_router(ratings_router)
+    app.include_router(tournaments_router)
     app.include_router(tables_router)
     app.include_router(ws_router)
     app.include_router(notices_ws.router)

@@ -11,6 +11,8 @@ Frames of the server:
   ``count``, ``invitations`` and ``turns``;
 - ``lobby`` (with ``?lobby=1`` only, as the lobby page connects): the proposals or tables
   changed, read the lobby again;
+- ``tournament`` (with ``?tournament=ID``, as a tournament's page connects): its rounds,
+  players or standings changed, read the page again;
 - ``pong``, ``error`` (``code``, ``message``).
 
 The client may send ``{"type": "ping"}``. The handshake is checked as a table socket's
@@ -33,7 +35,7 @@ from app.club import Club
 from app.games.registry import descriptors
 from app.members.service import CurrentMember, touch_member
 from app.parties.unread import unread
-from app.realtime.notices import LOBBY_CHANNEL, TOLD, member_channel
+from app.realtime.notices import LOBBY_CHANNEL, TOLD, TOURNAMENT_PREFIX, member_channel
 from app.tables import ratelimit
 from app.tables.ws import CLOSE_SESSION_ENDED, MAX_FRAME, accept_member, frame_size, recheck_session, run_until_one_ends
 from app.web.i18n import COOKIE, DEFAULT_LANG, LANGUAGES
@@ -70,7 +72,7 @@ class NoticeConnection:
 
     async def on_notices(self, batch: list[tuple[str, dict[str, Any]]]) -> bool:
         """A batch of notices (all that waited); False when the socket must close."""
-        mine, lobby = [], False
+        mine, lobby, tournament = [], False, False
         for channel, notice in batch:
             if channel == "sessions":
                 if self.member.session_id in notice.get("sessions", ()):
@@ -79,6 +81,8 @@ class NoticeConnection:
                     return False
             elif channel == LOBBY_CHANNEL:
                 lobby = True
+            elif channel.startswith(TOURNAMENT_PREFIX):
+                tournament = True
             else:
                 mine.append(notice)
         if mine:
@@ -92,11 +96,13 @@ class NoticeConnection:
                 await self.send({"type": "unread", **counted})
         if lobby:
             await self.send({"type": "lobby"})
+        if tournament:
+            await self.send({"type": "tournament"})
         return True
 
     def described(self, notice: dict[str, Any]) -> dict[str, Any]:
         names = {g.code: g.name(self.lang) for g in descriptors()}
-        keys = ("kind", "partie", "game", "by", "rematch_of")
+        keys = ("kind", "partie", "game", "by", "rematch_of", "tournament", "round", "name")
         out = {k: notice[k] for k in keys if k in notice}
         out["game_name"] = names.get(notice.get("game", ""), notice.get("game"))
         return out
@@ -137,6 +143,9 @@ async def notices_socket(websocket: WebSocket):
     channels = [member_channel(member.id), "sessions"]
     if websocket.query_params.get("lobby") == "1":
         channels.append(LOBBY_CHANNEL)
+    watched = websocket.query_params.get("tournament", "")
+    if watched.isascii() and watched.isdigit() and len(watched) < 19:
+        channels.append(f"{TOURNAMENT_PREFIX}{int(watched)}")
     queue: asyncio.Queue = asyncio.Queue()
     for channel in channels:  # before the first count: nothing after it is missed
         club.hub.subscribe(channel, queue)

@@ -23,6 +23,7 @@ from app.web.strings import error_text, js_strings, notice_strings
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 templates.env.globals["static_url"] = static_url  # every script, style and icon: a versioned URL
+templates.env.filters["pretty_number"] = lambda x: f"{x:g}" if isinstance(x, (int, float)) else str(x)  # 3.0 -> 3
 
 
 def context(request: Request, member: CurrentMember | None, **extra: Any) -> dict[str, Any]:

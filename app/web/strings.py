@@ -78,6 +78,7 @@ NOTICE_STRINGS = [
     N_("Your turn: {game} #{partie}"), N_("Waiting for you: {n}"), N_("Accept"), N_("Decline"),
     N_("To the table"), N_("Lobby"), N_("Close"), N_("Error"), N_("Revanš"),
     N_("{game} #{partie} has ended"), N_("Score sheet and replay"),
+    N_("{name}: round {round} has begun, your table is #{partie}"), N_("in {n} min"),
 ]
 
 # Every text the table scripts show, translated into the page (``#klub-strings``).

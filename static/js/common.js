@@ -38,6 +38,24 @@
     return e;
   };
 
+  // A form with every game's settings (templates/_game_settings.html): the chosen game's
+  // are shown; a setting that belongs to a value of another (house-rule options to their
+  // variant) only with that value; a choice's hint for its value.
+  K.syncGameSettings = function (form, game) {
+    const valueOf = (name) => {
+      const el = form.elements[name];
+      return el && !el.disabled ? el.value : null;
+    };
+    for (const field of form.querySelectorAll(".game-setting[data-game]")) {
+      let off = field.dataset.game !== game;
+      if (!off && field.dataset.when) off = valueOf(field.dataset.when) !== field.dataset.whenValue;
+      field.hidden = off;
+      for (const input of field.querySelectorAll("select, input")) input.disabled = off;
+      const select = field.querySelector("select");
+      for (const hint of field.querySelectorAll(".choice-hint")) hint.hidden = !select || hint.dataset.value !== select.value;
+    }
+  };
+
   K.clear = function (e) { while (e.firstChild) e.removeChild(e.firstChild); return e; };
   K.sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

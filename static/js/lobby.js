@@ -2,25 +2,13 @@
    seats); the lists are read again when a live notice (notices.js) says they changed. */
 "use strict";
 (function () {
+  const K = window.Klub;
   const form = document.getElementById("propose-form");
   if (form) {
     const sync = () => {
       const choice = form.querySelector("input[name=game]:checked");
       let others = Number(choice.dataset.seats) - 1;
-      // A game's settings; a setting that belongs to a value of another (house-rule
-      // options to their variant) only with that value; a choice's hint for its value.
-      const valueOf = (name) => {
-        const el = form.elements[name];
-        return el && !el.disabled ? el.value : null;
-      };
-      for (const field of form.querySelectorAll(".game-setting[data-game]")) {
-        let off = field.dataset.game !== choice.value;
-        if (!off && field.dataset.when) off = valueOf(field.dataset.when) !== field.dataset.whenValue;
-        field.hidden = off;
-        for (const input of field.querySelectorAll("select, input")) input.disabled = off;
-        const select = field.querySelector("select");
-        for (const hint of field.querySelectorAll(".choice-hint")) hint.hidden = !select || hint.dataset.value !== select.value;
-      }
+      K.syncGameSettings(form, choice.value);
       // A setting that is the number of seats (Libyan Lora's igraca), when it applies.
       for (const field of form.querySelectorAll(".game-setting[data-seats-field]")) {
         const select = field.querySelector("select");

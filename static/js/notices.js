@@ -16,6 +16,8 @@
   const table = document.getElementById("table-app");
   const here = table ? Number(table.dataset.partie) : null;
   const lobby = !!document.getElementById("lobby-live");
+  const tournamentPage = document.querySelector("section.tournament[data-tournament]");
+  const watched = tournamentPage ? tournamentPage.dataset.tournament : null;
   const TEXTS = {
     invited: "{by} invites you to {game} #{partie}",
     rematch: "{by} asks for a revanš: {game} #{partie}",
@@ -25,6 +27,7 @@
     started: "{game} #{partie} has started",
     turn: "Your turn: {game} #{partie}",
     ended: "{game} #{partie} has ended",
+    round: "{name}: round {round} has begun, your table is #{partie}",
   };
   const MAX_TOASTS = 4;
   const N = (K.notices = { count: 0, invitations: [], turns: [], frames: [], connected: false });
@@ -66,7 +69,8 @@
 
   function toast(f) {
     const key = f.rematch_of && f.kind === "invited" ? "rematch" : f.kind;
-    const text = K.T(TEXTS[key], { by: f.by || "", game: f.game_name || f.game || "", partie: f.partie });
+    const text = K.T(TEXTS[key], { by: f.by || "", game: f.game_name || f.game || "", partie: f.partie,
+      name: f.name || "", round: f.round || "" });
     for (const old of toasts.querySelectorAll(`.toast[data-partie="${f.partie}"]`)) old.remove();
     const close = K.el("button.toast-close", { type: "button", "aria-label": K.T("Close"), text: "×" });
     const actions = K.el("span.toast-actions");
@@ -75,7 +79,7 @@
         K.el("button.btn.small.primary.toast-accept", { type: "button", text: K.T("Accept") }),
         K.el("button.btn.small.toast-decline", { type: "button", text: K.T("Decline") }),
       );
-    } else if (f.kind === "started" || f.kind === "turn") {
+    } else if (f.kind === "started" || f.kind === "turn" || f.kind === "round") {
       actions.append(K.el("a.btn.small.primary.toast-open", { href: `/table/${f.partie}`, text: K.T("To the table") }));
     } else if (f.kind === "ended") {
       actions.append(K.el("a.btn.small.primary.toast-open", { href: `/archive/${f.partie}`, text: K.T("Score sheet and replay") }));
@@ -110,6 +114,7 @@
       }
       document.dispatchEvent(new CustomEvent("klub:notice", { detail: f }));
     } else if (f.type === "lobby") document.dispatchEvent(new CustomEvent("klub:lobby", { detail: f }));
+    else if (f.type === "tournament") document.dispatchEvent(new CustomEvent("klub:tournament", { detail: f }));
   }
 
   let ws = null;
@@ -117,7 +122,8 @@
   let pinger = null;
   function connect(again) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/notices${lobby ? "?lobby=1" : ""}`);
+    const query = lobby ? "?lobby=1" : watched ? `?tournament=${watched}` : "";
+    ws = new WebSocket(`${proto}//${location.host}/ws/notices${query}`);
     ws.addEventListener("open", () => {
       N.connected = true;
       retry = 1000;
@@ -125,6 +131,7 @@
       pinger = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: "ping" })), 45000);
       // Notices missed while the socket was down: the lobby reads itself again.
       if (again) document.dispatchEvent(new CustomEvent("klub:lobby", { detail: { type: "lobby" } }));
+      if (again && watched) document.dispatchEvent(new CustomEvent("klub:tournament", { detail: { type: "tournament" } }));
     });
     ws.addEventListener("message", (e) => {
       try { onFrame(JSON.parse(e.data)); } catch (err) { /* a frame we do not know */ }

@@ -52,7 +52,7 @@ def result_line(partie: dict[str, Any]) -> list[dict[str, Any]]:
 
 @router.get("/archive", response_class=HTMLResponse)
 def archive_page(request: Request, club: ClubDep, member: OptionalMemberDep, status: str = "all", who: str = "me",
-                 game: str = "", rules: str = ""):
+                 game: str = "", rules: str = "", kind: str = ""):
     if member is None:
         return to_login(request)
     if status not in archive.ARCHIVE_STATUSES:
@@ -61,14 +61,16 @@ def archive_page(request: Request, club: ClubDep, member: OptionalMemberDep, sta
         game = ""
     if rules not in archive.ARCHIVE_RULES:
         rules = ""
+    if kind not in ("tournament", "single"):
+        kind = ""
     parties = archive.list_parties(club, member.name if who == "me" else None, status, 200, game or None,
-                                   rules or None)
+                                   rules or None, member.id, {"tournament": True, "single": False}.get(kind))
     lang = lang_of(request)
     for p in parties:
         p["date_text"] = date_text(p["finished_at"] or p["started_at"], lang)
         p["result_line"] = result_line(p)
     house_games = [d.code for d in descriptors() if d.house_keys]
-    ctx = context(request, member, parties=parties, status=status, who=who, game=game, rules=rules,
+    ctx = context(request, member, parties=parties, status=status, who=who, game=game, rules=rules, kind=kind,
                   rules_filter=bool(house_games) and (not game or game in house_games))
     return render(request, "archive.html", ctx)
 

@@ -23,6 +23,7 @@ from app.games.records import deal_pile
 from app.games.registry import descriptor
 from app.parties import archive
 from app.parties.lookup import get_partie, open_table
+from app.tournaments.privacy import check_may_watch
 
 router = APIRouter(prefix="/ui/api", tags=["ui"], include_in_schema=False)
 
@@ -69,10 +70,11 @@ async def replay(partie_id: int, member: MemberDep, club: ClubDep, deal: int | N
     return await run_in_threadpool(replay_deal, record, deal)
 
 
-def shown_deal(club, partie_id: int, deal_index: int) -> dict[str, Any]:
+def shown_deal(club, partie_id: int, deal_index: int, member_id: int | None) -> dict[str, Any]:
     """The whole of an ended deal, face up (public once it is over, where the rules say so)."""
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
+        check_may_watch(s, partie, member_id)
         table = open_table(club, s, partie)
     game = descriptor(partie.game)
     if not game.shows_deals:
@@ -86,4 +88,4 @@ def shown_deal(club, partie_id: int, deal_index: int) -> dict[str, Any]:
 
 @router.get("/parties/{partie_id}/shown/{deal_index}")
 async def shown(partie_id: int, deal_index: int, member: MemberDep, club: ClubDep):
-    return await run_in_threadpool(shown_deal, club, partie_id, deal_index)
+    return await run_in_threadpool(shown_deal, club, partie_id, deal_index, member.id)

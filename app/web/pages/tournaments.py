@@ -1,0 +1,197 @@
+"""Tournament pages: the list (and the organizer's form), a tournament, a board's traveller.
+
+The forms post here and come back with a redirect (or the page with its error); the
+API (app/tournaments/router.py) does the same over JSON.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from app.deps import ClubDep, OptionalMemberDep
+from app.errors import ClubError, Invalid
+from app.games.registry import descriptors
+from app.members.service import CurrentMember
+from app.tables.engines import game_of
+from app.tournaments import service
+from app.web.pages.lobby import default_form, setting_name
+from app.web.i18n import lang_of
+from app.web.render import context, error_page, form_refused, read_form, render, to_login
+
+router = APIRouter()
+
+# The organizer's form reads its start time in the Club's own time zone (Belgrade).
+CLUB_ZONE = ZoneInfo("Europe/Belgrade")
+ACTIONS = ("register", "leave", "start", "pause", "resume", "remove")
+
+
+def _tournament_games() -> list:
+    return [g for g in descriptors() if g.tournament is not None]
+
+
+def _form_defaults(club) -> dict[str, str]:
+    start = (club.clock.now() + timedelta(minutes=30)).astimezone(CLUB_ZONE)
+    return {**default_form(), "name": "", "format": "duplikat", "rounds": "3",
+            "start_at": start.strftime("%Y-%m-%dT%H:%M"), "timer": "60", "round_minutes": "90",
+            "pause_minutes": "2", "hands": "", "seeding": "random"}
+
+
+def _list_ctx(request: Request, club, member: CurrentMember, **extra: Any) -> dict[str, Any]:
+    data = service.listing(club, member)
+    form = extra.pop("form", None) or _form_defaults(club)
+    return context(request, member, tournaments=data, form=form, setting_name=setting_name,
+                   organizer=service.may_organize(member), tournament_games=_tournament_games(), **extra)
+
+
+@router.get("/tournaments", response_class=HTMLResponse)
+def tournaments_page(request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    return render(request, "tournaments.html", _list_ctx(request, club, member))
+
+
+def _int(form: dict[str, str], key: str, what: str, default: int | None = None) -> int | None:
+    raw = (form.get(key) or "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise Invalid(f"{what} is a whole number", code=f"invalid_{key}") from None
+
+
+def spec_from_form(club, form: dict[str, str]) -> service.TournamentSpec:
+    game = game_of(form.get("game"))
+    prefix = f"{game.code}."
+    settings = game.settings_from_form({k[len(prefix):]: v for k, v in form.items() if k.startswith(prefix)})
+    try:
+        start = datetime.strptime(form.get("start_at", ""), "%Y-%m-%dT%H:%M").replace(tzinfo=CLUB_ZONE)
+    except ValueError:
+        raise Invalid("the start is a date and a time", code="invalid_start") from None
+    points = (form.get("place_points") or "").replace(",", " ").split()
+    try:
+        place_points = [float(p) for p in points] or None
+    except ValueError:
+        raise Invalid("place points are numbers, first place first (e.g. 3 2 0)", code="invalid_place_points") from None
+    return service.TournamentSpec(
+        name=form.get("name", ""), game=game.code, format=form.get("format", ""),
+        rounds=_int(form, "rounds", "the number of rounds") or 0, start_at=start, settings=settings,
+        hands=_int(form, "hands", "the number of hands"), timer_seconds=_int(form, "timer", "the timer") or 0,
+        round_minutes=_int(form, "round_minutes", "a round's length") or 0,
+        pause_minutes=_int(form, "pause_minutes", "the pause", 0) or 0,
+        robot_field=form.get("robot_field") == "on", place_points=place_points,
+        seeding=form.get("seeding", "random"),
+    )
+
+
+@router.post("/tournaments", response_class=HTMLResponse)
+async def create_post(request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    try:
+        spec = spec_from_form(club, form)
+        tournament_id = await run_in_threadpool(service.create, club, member, spec)
+    except ClubError as e:
+        ctx = await run_in_threadpool(lambda: _list_ctx(request, club, member, form={**_form_defaults(club), **form},
+                                                        error=e.code, error_message=e.message))
+        return render(request, "tournaments.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
+    return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
+
+
+def _detail_ctx(request: Request, club, member: CurrentMember, tournament_id: int, **extra: Any) -> dict[str, Any]:
+    data = service.detail(club, tournament_id, member)
+    game = game_of(data["game"])
+    now = club.clock.now()
+    return context(request, member, t=data, game=game, now=now.isoformat(),
+                   seconds_to_next=service.seconds_until(
+                       datetime.fromisoformat(data["next_round_at"]) if data["next_round_at"] else None, now),
+                   **extra)
+
+
+@router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
+def tournament_page(tournament_id: int, request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    try:
+        ctx = _detail_ctx(request, club, member, tournament_id)
+    except ClubError as e:
+        return error_page(request, member, e.code, e.message, e.status if 400 <= e.status < 500 else 404)
+    return render(request, "tournament.html", ctx)
+
+
+@router.get("/tournaments/{tournament_id}/live", response_class=HTMLResponse)
+def tournament_live(tournament_id: int, request: Request, club: ClubDep, member: OptionalMemberDep):
+    """The page's live part alone (read again when the tournament changes)."""
+    if member is None:
+        return to_login(request)
+    try:
+        ctx = _detail_ctx(request, club, member, tournament_id)
+    except ClubError as e:
+        return error_page(request, member, e.code, e.message, e.status if 400 <= e.status < 500 else 404)
+    return render(request, "tournament_live.html", ctx)
+
+
+@router.post("/tournaments/{tournament_id}/{action}", response_class=HTMLResponse)
+async def action_post(tournament_id: int, action: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    if action not in ACTIONS:
+        return error_page(request, member, "not_found", "there is no such page", 404)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    calls = {
+        "register": lambda: service.register(club, member, tournament_id),
+        "leave": lambda: service.leave(club, member, tournament_id),
+        "start": lambda: service.start_now(club, member, tournament_id),
+        "pause": lambda: service.pause(club, member, tournament_id, True),
+        "resume": lambda: service.pause(club, member, tournament_id, False),
+        "remove": lambda: service.remove_player(club, member, tournament_id, form.get("name", "")),
+    }
+    try:
+        await run_in_threadpool(calls[action])
+    except ClubError as e:
+        try:
+            ctx = await run_in_threadpool(lambda: _detail_ctx(request, club, member, tournament_id, error=e.code,
+                                                              error_message=e.message))
+        except ClubError as missing:
+            return error_page(request, member, missing.code, missing.message, 404)
+        return render(request, "tournament.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
+    return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
+
+
+@router.get("/tournaments/{tournament_id}/rounds/{round_no}/boards/{board}", response_class=HTMLResponse)
+def traveller_page(tournament_id: int, round_no: int, board: int, request: Request, club: ClubDep,
+                   member: OptionalMemberDep):
+    if member is None:
+        return to_login(request)
+    try:
+        data = service.traveller(club, tournament_id, round_no, board, member)
+    except ClubError as e:
+        return error_page(request, member, e.code, e.message, e.status if 400 <= e.status < 500 else 404)
+    game = game_of(data["game"])
+    lang = lang_of(request)
+    for row in data["tables"]:
+        row["line"]["contract_name"] = contract_text(game, row["line"].get("contract"), lang)
+    return render(request, "traveller.html", context(request, member, tr=data, game=game))
+
+
+def contract_text(game, label: Any, lang: str) -> str:
+    """A contract as a traveller names it: a code by the game's names, a number by its
+    place in the game's order, else as the record writes it."""
+    if label is None:
+        return "–"
+    if str(label) in game.contract_names:
+        return game.contract_names[str(label)](lang)
+    if isinstance(label, int) and not isinstance(label, bool) and 0 <= label < len(game.contracts):
+        return game.contracts[label](lang)
+    return str(label)
