@@ -32,6 +32,11 @@ Driving an engine:
 - ``result()`` is the score sheet in the ``result`` shape of ``klub-record/1``;
   ``to_record()`` exports the whole partie.
 - ``version`` counts the actions applied, so a client can say which state it decided on.
+- ``deadline_word`` (a class constant, None in a game without one) is the word the server
+  says for any seat when a tournament round's deadline passes (preferans ``rok``, rulings
+  P13); ``accepts_deadline()`` says whether this partie takes it now. It is never among
+  ``legal_actions``: no player says it, but it is in the action log, so the state stays a
+  function of (settings, seed, action log).
 
 Optional capabilities are declared by the game's descriptor (:mod:`app.games.descriptor`)
 and typed here: :class:`KeepsPapir` (a paper of its own beside ``result()``) and
@@ -85,6 +90,7 @@ class PartieEngine(Protocol):
     n_seats: int
     # Words the game never waits for (offers, otpis): random play says them only now and then.
     optional_words: ClassVar[frozenset[str]]
+    deadline_word: ClassVar[str | None]
 
     settings: dict[str, Any]
     version: int
@@ -128,6 +134,8 @@ class PartieEngine(Protocol):
 
     def to_record(self, players: list[str]) -> dict[str, Any]: ...
 
+    def accepts_deadline(self) -> bool: ...
+
 
 def may_speak(to_act: list[int], legal: list[list[str]]) -> list[int]:
     """The seats that may say something out of turn: legal words (``legal[seat]``), but
@@ -152,6 +160,8 @@ class EngineBase:
     timeout_words: ClassVar[tuple[str, ...]] = ()
     n_seats: int
     pile_key: str | None = None
+    # The word a round's deadline says (base docstring); None: the game has no deadline word.
+    deadline_word: ClassVar[str | None] = None
     # The game's rule for its settings: the full dict, or SettingsError naming what is wrong.
     settings_rule: ClassVar[Callable[[object], dict[str, Any]]]
 
@@ -167,6 +177,10 @@ class EngineBase:
     def seats_for(cls, settings: Mapping[str, Any]) -> int:
         """The seats of a partie with these (normalized) settings."""
         return cls.n_seats
+
+    def accepts_deadline(self) -> bool:
+        """Does the partie take its ``deadline_word`` now? Never without one."""
+        return False
 
     def timeout_word(self, seat: int) -> str | None:
         """The safe word said for ``seat`` when its time runs out, or None (the computer

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from app.games.base import KeepsPapir, PartieEngine, ShowsDeals
+from app.games.tournament import TournamentRules
 
 
 @dataclass(frozen=True)
@@ -164,10 +165,20 @@ class GameDescriptor:
     # Each contract of a partie with these settings, as its views name it (a number as a
     # string, or a code) -> (a one-line scoring hint, the id of its section on the rules page).
     contract_help: Callable[[Mapping[str, Any]], Mapping[str, tuple[Text, str]]] = lambda settings: {}
+    # What a tournament asks of the game (rounds, boards, place points; rulings T3-T5);
+    # None: the game is not played in tournaments.
+    tournament: TournamentRules | None = None
 
     def __post_init__(self) -> None:
         if not self.bots:
             object.__setattr__(self, "bots", self.code)
+
+    @property
+    def deadline_word(self) -> str | None:
+        """The word the server says at a tournament round's deadline, when the partie
+        ``accepts_deadline()`` (:mod:`app.games.base`); None: the game has none and its
+        round plays to its end (T3)."""
+        return self.engine.deadline_word
 
     @property
     def seats(self) -> int:
@@ -227,4 +238,5 @@ class GameDescriptor:
         return data
 
 
-__all__ = ["CHOICE", "FLAG", "SUBSET", "Choice", "GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text", "rules_pages", "same_word", "texts"]
+__all__ = ["CHOICE", "FLAG", "SUBSET", "Choice", "GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text",
+           "TournamentRules", "rules_pages", "same_word", "texts"]

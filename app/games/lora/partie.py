@@ -224,7 +224,7 @@ class LoraPartie(EngineBase):
         if void:
             self.voids_in_row += 1
             if self.voids_in_row == VOIDS_TO_MOVE_ON:  # the dealer pays and the next contract follows
-                dealer = self.house.schedule.dealer(deal.slot) if self.house else dealer_of(deal.slot)
+                dealer = self.slot_dealer(deal.slot)
                 points = [8 if s == dealer else 0 for s in range(self.n_seats)]
                 self.voids_in_row = 0
                 self.next_slot += 1
@@ -240,6 +240,14 @@ class LoraPartie(EngineBase):
             self._deal_from_seed()
 
     # -- what the table sees ---------------------------------------------------
+
+    def slot_dealer(self, slot: int) -> int:
+        """The dealer of the schedule's ``slot``."""
+        return dealer_of(slot) if self.house is None else self.house.schedule.dealer(slot)
+
+    def deal_dealer(self, k: int) -> int:
+        """The dealer of dealt deal ``k`` (a void deal's successor has the void's dealer)."""
+        return self.slot_dealer(self.deals[k].slot)
 
     def contract_label(self, k: int) -> int | str | None:
         """Deal ``k``'s contract as records name it: a number (settings {}), else a code."""
@@ -331,7 +339,7 @@ class LoraPartie(EngineBase):
             "slot": deal.slot,  # the schedule's; a void deal's successor shares it
             "contract": int(deal.contract) if house is None else deal.code,
             "contract_title": deal.contract.title if house is None else self._title(deal),
-            "dealer": dealer_of(k) if house is None else house.schedule.dealer(deal.slot),
+            "dealer": self.deal_dealer(k),
             "first": deal.first,
             "turn": None if deal.ended else deal.turn,
             "ended": deal.ended,

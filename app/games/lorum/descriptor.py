@@ -10,6 +10,7 @@ from app.games.lora.descriptor import REPLAY_KEYS
 from app.games.lorum.contracts import LorumContract
 from app.games.lorum.help import contract_help
 from app.games.lorum.partie import LorumPartie
+from app.games.lorum.tournament import LORUM_TOURNAMENT
 
 # The bank, Kvart's chains, the Fast train, Domino's passes and 101's pile besides Lora's table.
 LORUM_REPLAY_KEYS = (*REPLAY_KEYS, "bank", "chain", "chains", "next_card", "train", "next_rank", "passes",
@@ -45,5 +46,5 @@ DESCRIPTOR = replace(
     quick_start=Text("Lórum protiv tri računara", "Lórum against three computer players"), quick_suits="♥♣",
     replay_table=public_part("deal", LORUM_REPLAY_KEYS),
     house_keys=("sto_jedan", "makk"),  # the article's two extra contracts
-    analysis_unit="chips", contract_help=contract_help,
+    analysis_unit="chips", contract_help=contract_help, tournament=LORUM_TOURNAMENT,
 )

@@ -116,6 +116,9 @@ class LorumPartie(LoraPartie):
 
     # -- what the table sees ---------------------------------------------------
 
+    def slot_dealer(self, slot: int) -> int:
+        return self.dealer_at(slot)
+
     def contract_label(self, k: int) -> int | str:
         """Deal ``k``'s contract as records name it: a number (settings {}), else a code."""
         contract = self.contract_at(k)
@@ -191,7 +194,6 @@ class LorumPartie(LoraPartie):
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
         out = super()._deal_view(deal, k, seat)
         out["contract"] = self.contract_label(k)
-        out["dealer"] = self.dealer_at(k)
         out["bank"] = self.live_bank()
         if isinstance(deal, KvartDeal):
             out["chain"] = [[s, CARD_NAMES[c]] for s, c in deal.chain]

@@ -7,6 +7,7 @@ from typing import Any
 from app.games.descriptor import GameDescriptor, SettingField, Text, hands_in_views, public_part, rules_pages, texts
 from app.games.preferans.help import contract_help
 from app.games.preferans.partie import PreferansPartie
+from app.games.preferans.tournament import PREFERANS_TOURNAMENT
 from app.games.preferans.settings import BULE_CHOICES, DEFAULT_BULE, DEFAULT_REFE, MAX_REFE
 
 REPLAY_KEYS = ("phase", "deal_index", "dealer", "first_bidder", "turn", "bid", "bid_holder", "declarer", "contract",
@@ -46,4 +47,5 @@ DESCRIPTOR = GameDescriptor(
     keeps_papir=True, shows_deals=True,
     contract_help=contract_help,
     analysis=True, analysis_unit="tricks",  # the cards played, valued in the declarer's tricks
+    tournament=PREFERANS_TOURNAMENT,
 )

@@ -18,6 +18,7 @@ class Papir:
         self.bule_history: list[list[int]] = [[bule], [bule], [bule]]
         self.supe_history: list[list[list[int]]] = [[[], [], []] for _ in range(3)]
         self.lines: list[dict[str, Any]] = []
+        self.line_results: list[list[int]] = []  # each line's change of the results (section 15)
 
     @property
     def total(self) -> int:
@@ -48,12 +49,22 @@ class Papir:
         for s in refe_played:
             self.refe_played[s] += 1
         self.lines.append(line)
+        self.line_results.append(_results_of(bule, supe))
 
     def results(self) -> list[int]:
         """Section 15: supe written against him - supe he wrote + 10 x bule."""
-        return [
-            sum(self.supe[j][i] for j in range(3)) - sum(self.supe[i]) + 10 * self.bule[i] for i in range(3)
-        ]
+        return _results_of(self.bule, self.supe)
+
+    def deal_results(self, n_deals: int) -> list[list[int]]:
+        """For each of the first ``n_deals`` hands, the change it made in each seat's
+        result (section 15): its own line and the odlazak u bulu of its falls (P10), which
+        name the hand; an otpis belongs to no hand."""
+        out = [[0, 0, 0] for _ in range(n_deals)]
+        for line, change in zip(self.lines, self.line_results):
+            k = line.get("deal")
+            if isinstance(k, int) and 0 <= k < n_deals:
+                out[k] = [a + b for a, b in zip(out[k], change)]
+        return out
 
     def places(self) -> list[int]:
         """Places 1..3 by result with the four tie-breaks of section 15 (P7); never shared."""
@@ -77,6 +88,11 @@ class Papir:
                 "kapa": self.bule[s] <= 0,
             })
         return {"players": players, "lines": [dict(line) for line in self.lines]}
+
+
+def _results_of(bule: list[int], supe: list[list[int]]) -> list[int]:
+    """The change of :meth:`Papir.results` that these bule and supe changes make."""
+    return [sum(supe[j][i] for j in range(3)) - sum(supe[i]) + 10 * bule[i] for i in range(3)]
 
 
 def _rank(seats: list[int], results: list[int], bule: list[int], supe: list[list[int]]) -> list[int]:

@@ -13,6 +13,7 @@ from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWi
 from app.games.preferans.bidding import DALJE
 from app.games.preferans.follow import MOZE, NE_PRATIM
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
+from app.games.preferans import limit
 from app.games.preferans.papir import Papir
 from app.games.preferans.scoring import otpis_shares, score_hand
 from app.games.preferans.settings import normalize_settings as normalize_preferans_settings
@@ -23,7 +24,7 @@ _SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
 
 
 class PreferansPartie(EngineBase):
-    """Serbian preferans by the Club's rules and rulings P1-P12 (``docs/rulings.md``; the rules
+    """Serbian preferans by the Club's rules and rulings P1-P13 (``docs/rulings.md``; the rules
     page ``/rules/preferans``)."""
 
     game: ClassVar[str] = "preferans"
@@ -37,6 +38,7 @@ class PreferansPartie(EngineBase):
     # ne pratim, the kontra round's moze, an offer's odbijam; otherwise (škart, the
     # contract, a card, the igra suit) the computer player chooses.
     timeout_words: ClassVar[tuple[str, ...]] = (DALJE, NE_PRATIM, MOZE, ODBIJAM)
+    deadline_word: ClassVar[str | None] = limit.ROK  # a tournament round's deadline (P13)
 
     def __init__(self, settings: dict[str, Any], seed: int | str | None = None):
         self.settings = settings
@@ -53,6 +55,8 @@ class PreferansPartie(EngineBase):
         # P12: hands ended when an otpis was last refused; proposed again only after the next hand.
         self.otpis_refused_at: int | None = None
         self._finished = False  # bule sum 0 or an accepted otpis; cached, it is asked every word
+        self.ended_by: str | None = None  # why it ended (app.games.preferans.limit)
+        self.deadline_said = False  # the round's deadline (P13): the partie ends after the hand in play
         if seed is not None:
             self._deal_from_seed()
 
@@ -86,6 +90,15 @@ class PreferansPartie(EngineBase):
     def _otpis_refused_this_break(self) -> bool:
         """P12: an otpis refused after a hand waits for the end of the next hand."""
         return self.otpis_refused_at is not None and self.otpis_refused_at >= self.hands_ended
+
+    def _hand_in_play(self) -> bool:
+        """A hand has had its first word and has not ended (the deadline waits for it)."""
+        hand = self.hand
+        return hand is not None and not hand.over and hand.n_actions > 0
+
+    def accepts_deadline(self) -> bool:
+        """The round's deadline word is taken once, in a partie with ``deljenja`` (P13)."""
+        return self.settings.get("deljenja") is not None and not self._finished and not self.deadline_said
 
     def _offer_open(self) -> bool:
         return self.side_offer is not None or (self.hand is not None and self.hand.ponuda is not None)
@@ -161,7 +174,9 @@ class PreferansPartie(EngineBase):
             raise IllegalAction(f"a word is a string, got {word!r}")
         if self._finished:
             raise IllegalAction("the partie is over")
-        if self.side_offer is not None:
+        if word == limit.ROK:
+            self._deadline(seat)
+        elif self.side_offer is not None:
             self._answer_side_offer(seat, word)
         elif word in _SIDE_WORDS:
             self._side_word(seat, word)
@@ -181,6 +196,20 @@ class PreferansPartie(EngineBase):
         fresh = hand is not None and not hand.over and hand.n_actions == 0
         target = self.deals[-2] if fresh and len(self.deals) > 1 else self.deals[-1]
         target["actions"].append([seat, word])
+
+    def _deadline(self, seat: int) -> None:
+        """The round's deadline (P13): the partie ends by otpis after the hand in play, or
+        at once when none is in play (an open otpis or fall offer then lapses)."""
+        if self.settings.get("deljenja") is None:
+            raise IllegalAction(f"{limit.ROK!r} is a tournament round's deadline: only a partie with deljenja takes it")
+        if self.deadline_said:
+            raise IllegalAction("the round's deadline has already been said")
+        if not self.deals:
+            raise NotYourTurn("no hand has been dealt yet")
+        self._log_side(seat, limit.ROK)
+        self.deadline_said = True
+        if not self._hand_in_play():
+            self._end_by_otpis(limit.DEADLINE)
 
     def _side_word(self, seat: int, word: str) -> None:
         if self._offer_open():
@@ -234,10 +263,7 @@ class PreferansPartie(EngineBase):
         """What the offer ``so`` writes on the papir once accepted: the line, the bule
         changes and the supe written (``supe[i][j]`` by i against j)."""
         if so.word == OTPIS:
-            next_first = (self.hands_ended % 3 + 1) % 3
-            shares = otpis_shares(self._papir, next_first)
-            return ({"kind": "otpis", "after_deal": self.hands_ended - 1, "shares": shares},
-                    [-x for x in shares], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
+            return self._otpis_entry()
         fw = self.fall_window
         assert fw is not None
         take = so.word == PREUZIMAM_PAD
@@ -245,6 +271,13 @@ class PreferansPartie(EngineBase):
         line = {"deal": fw.hand_index, "kind": "odlazak u bulu" if take else "vracen pad",
                 "by": so.by, "fallen": fw.other(so.by), "v": fw.v}
         return line, bule, supe
+
+    def _otpis_entry(self) -> tuple[dict[str, Any], list[int], list[list[int]]]:
+        """Section 14: each seat's bule fall by his share of the remaining sum."""
+        next_first = (self.hands_ended % 3 + 1) % 3
+        shares = otpis_shares(self._papir, next_first)
+        return ({"kind": "otpis", "after_deal": self.hands_ended - 1, "shares": shares},
+                [-x for x in shares], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
 
     def if_accepted(self) -> dict[str, Any] | None:
         """The consequence of the open otpis proposal or fall offer if it is accepted,
@@ -276,7 +309,19 @@ class PreferansPartie(EngineBase):
         line, bule, supe = self._entry(so)
         self._papir.write(line, bule, supe)
         self.otpis_accepted = True
+        self._finish(limit.OTPIS)
+
+    def _end_by_otpis(self, reason: str) -> None:
+        """P13: the otpis of section 14 without a question; its line says why."""
+        line, bule, supe = self._otpis_entry()
+        line["reason"] = reason
+        self._papir.write(line, bule, supe)
+        self.side_offer = None
+        self._finish(reason)
+
+    def _finish(self, reason: str) -> None:
         self._finished = True
+        self.ended_by = reason
         self.fall_window = None
 
     # -- end of a hand --------------------------------------------------------------------
@@ -287,9 +332,15 @@ class PreferansPartie(EngineBase):
         self._papir.write(score.line, score.bule, score.supe, score.refe_written, score.refe_played)
         self.hands_ended += 1
         self.last_hand = hand
-        self._finished = self._papir.total == 0
         self.fall_window = None
-        if score.falls and hand.play is not None and len(hand.play.seats) == 3:
+        hands = self.settings.get("deljenja")
+        if self._papir.total == 0:
+            self._finish(limit.BULE)
+        elif hands is not None and self.hands_ended >= hands:
+            self._end_by_otpis(limit.DELJENJA)
+        elif self.deadline_said:
+            self._end_by_otpis(limit.DEADLINE)
+        elif score.falls and hand.play is not None and len(hand.play.seats) == 3:
             self.fall_window = FallWindow(hand.index, hand.declarer, score.v, score.falls,  # type: ignore[arg-type]
                                           hand.opponents(), score.supe)
         if not self.finished and self.seed is not None:
@@ -305,14 +356,20 @@ class PreferansPartie(EngineBase):
             "results": p.results(),
             "places": p.places(),
             "finished": self.finished,
+            "ended_by": self.ended_by,
         }
 
     def papir(self) -> dict[str, Any]:
         return self._papir.sheet()
 
+    def hand_results(self) -> list[list[int]]:
+        """For each ended hand, the change it made in each seat's result (section 15;
+        :meth:`Papir.deal_results`): lower is better, as the result."""
+        return self._papir.deal_results(self.hands_ended)
+
     def to_record(self, players: list[str]) -> dict[str, Any]:
         deals = self.deals
-        if deals and self.finished and self.hand is not None and not self.hand.over:
+        if deals and self.finished and self.hand is not None and not self.hand.over and not deals[-1]["actions"]:
             deals = deals[:-1]  # dealt ahead by the seed, never played: the partie ended before it
         return {
             "format": FORMAT,

@@ -1,4 +1,4 @@
-"""Table settings of a preferans partie (rulings P4)."""
+"""Table settings of a preferans partie (rulings P4), and a tournament round's hands (P13)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ DEFAULT_BULE = 60
 DEFAULT_REFE = 2
 MAX_REFE = 8
 TIMER_RANGE = (15, 300)
-KEYS = ("bule", "refe", "timer")
+KEYS = ("bule", "refe", "timer", "deljenja")
+DEFAULT_DELJENJA = 24  # a tournament round's hands (P13)
 
 
 def _is_int(x: object) -> bool:
@@ -38,9 +39,23 @@ def normalize_settings(settings: Any) -> dict[str, Any]:
         raise SettingsError(
             f"timer must be null (off) or {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds, got {timer!r}"
         )
-    return {"bule": bule, "refe": refe, "timer": timer}
+    out = {"bule": bule, "refe": refe, "timer": timer}
+    if settings.get("deljenja") is not None:  # absent (or null): no limit of hands
+        out["deljenja"] = check_deljenja(settings["deljenja"])
+    return out
+
+
+def check_deljenja(hands: object) -> int:
+    """P13: a round's number of hands is a positive multiple of 3 (each player deals alike)."""
+    if not _is_int(hands) or hands <= 0 or hands % 3:
+        raise SettingsError(f"deljenja (the hands of a round) must be a positive multiple of 3, got {hands!r}")
+    return hands  # type: ignore[return-value]
 
 
 def record_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings as a record carries them (the timer is not part of a record)."""
-    return {"bule": settings["bule"], "refe": settings["refe"]}
+    """The settings as a record carries them (the timer is not part of a record; the
+    hands of a round are, P13)."""
+    out = {"bule": settings["bule"], "refe": settings["refe"]}
+    if settings.get("deljenja") is not None:
+        out["deljenja"] = settings["deljenja"]
+    return out

@@ -105,4 +105,9 @@ def partie_view(partie: "PreferansPartie", seat: int | None) -> dict[str, Any]:
     # ``partie.shown_deal(index)``, not in this view, whose cards are all of one deal.
     last = partie.last_hand
     out["last_deal_index"] = last.index if last is not None else None
+    # A tournament round (P13): its hands, those played, and whether its deadline has come
+    # (the partie then ends after the hand in play). None: a partie without a limit.
+    hands = partie.settings.get("deljenja")
+    out["round"] = None if hands is None else {
+        "deljenja": hands, "hands_played": partie.hands_ended, "deadline": partie.deadline_said}
     return out
