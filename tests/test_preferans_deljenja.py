@@ -235,3 +235,20 @@ def test_only_preferans_has_a_deadline_word():
         assert game.deadline_word == engine.deadline_word
         if game.deadline_word is None:
             assert not engine.accepts_deadline()
+
+
+def test_the_deadline_word_is_no_decision_in_the_analysis():
+    """The analysis of a hand (app/analysis) values the seats' choices; ``rok`` is none."""
+    from app.analysis.deal import analyse_deal
+
+    p = PreferansPartie.new({"bule": 60, "refe": 2, "deljenja": 24}, seed=12)
+    rng = random.Random(12)
+    play_words(p, rng, 1)
+    seat = p.seats_to_act()[0]
+    assert len(p.legal_actions(seat)) > 1
+    p.apply(seat, ROK)
+    play_hand(p, rng)
+    record = p.to_record(["ana", "boki", "ceca"])
+    step = record["deals"][0]["actions"].index([seat, ROK]) + 1
+    rows = analyse_deal(record, 0)["rows"]
+    assert rows and all(row["step"] != step and row["word"] != ROK for row in rows)
