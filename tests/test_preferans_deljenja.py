@@ -235,3 +235,39 @@ def test_only_preferans_has_a_deadline_word():
         assert game.deadline_word == engine.deadline_word
         if game.deadline_word is None:
             assert not engine.accepts_deadline()
+
+
+def test_the_deadline_word_is_no_decision_in_the_analysis():
+    """The analysis of a hand (app/analysis) values the seats' choices; ``rok`` is none."""
+    from app.analysis.deal import analyse_deal
+
+    p = PreferansPartie.new({"bule": 60, "refe": 2, "deljenja": 24}, seed=12)
+    rng = random.Random(12)
+    play_words(p, rng, 1)
+    seat = p.seats_to_act()[0]
+    assert len(p.legal_actions(seat)) > 1
+    p.apply(seat, ROK)
+    play_hand(p, rng)
+    record = p.to_record(["ana", "boki", "ceca"])
+    step = record["deals"][0]["actions"].index([seat, ROK]) + 1
+    rows = analyse_deal(record, 0)["rows"]
+    assert rows and all(row["step"] != step and row["word"] != ROK for row in rows)
+
+
+def test_a_record_past_its_hands_or_with_a_deadline_it_cannot_take_is_refused():
+    from app.games.base import RecordError
+
+    p = new(ROUND)
+    prolaz(p, 1, "herc")
+    all_pass(p)
+    all_pass(p)
+    record = json.loads(json.dumps(p.to_record(["ana", "boki", "ceca"])))
+    assert replay(record).result() == p.result()
+    longer = {**record, "deals": record["deals"] + [record["deals"][1]]}
+    with pytest.raises(RecordError, match="deal 3: the partie had already ended"):
+        replay(longer)
+    unlimited = {**record, "settings": {"bule": 60, "refe": 0}}
+    unlimited["deals"] = [dict(d) for d in record["deals"]]
+    unlimited["deals"][0]["actions"] = record["deals"][0]["actions"] + [[0, ROK]]
+    with pytest.raises(RecordError, match="deal 0, action 7: seat 0 'rok'.*deljenja"):
+        replay(unlimited)

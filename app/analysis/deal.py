@@ -10,7 +10,8 @@ A game may value some decisions in another unit than its cards (preferans: its b
 škart, contract and follow words in points of the result, its cards in tricks): such a
 row says its ``unit``, its losses are summed apart (``lost_other[unit]``) and the three
 biggest mistakes are marked in each unit. Words said after the deal's end (an otpis and
-its answers, logged with the ended deal) are no decisions of the deal: no rows.
+its answers, logged with the ended deal) and words that are no seat's choice (a
+tournament round's deadline, ``descriptor.deadline_word``) are no decisions: no rows.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def analyse_deal(record: dict[str, Any], k: int) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for step, (seat, word) in enumerate(d["actions"], 1):
         legal = list(engine.legal_actions(seat))
-        if len(legal) > 1 and not (engine.needs_deal or engine.finished):
+        # a word no seat chooses (a round's deadline, said by the server) is no decision
+        if len(legal) > 1 and word in legal and not (engine.needs_deal or engine.finished):
             rows.append(decision_row(step, seat, word, legal, values_of(engine, seat, legal, word)))
         engine.apply(seat, word)
     lost = [0.0] * engine.n_seats

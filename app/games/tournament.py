@@ -32,7 +32,10 @@ class TournamentRules:
     - ``board_line(engine, deal_index)``: what a traveller row shows of one board of one
       table, JSON-able: always ``contract`` (as the record names it: a number or a code,
       None when nothing was played), ``dealer``, ``declarer`` and ``made`` (None where the
-      game has no declarer); a game may add its own keys.
+      game has no declarer), and ``slot``, the schedule's place of the deal: two tables'
+      deal k are the same board when their slots agree, which they always do except after
+      a Libyan Lora deal voided by its play (docs/rulings.md, "Tournaments"); a game may
+      add its own keys.
     - ``place_points(result, custom)``: each seat's place points (T5) from a partie's
       ``result()``; ``custom``, the organizer's table by place (first place first),
       replaces the game's default (:func:`check_place_points`).

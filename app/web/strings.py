@@ -165,6 +165,11 @@ JS_STRINGS = [
     # preferans: what accepting an otpis or a fall offer writes (preferans.js, offer.if_accepted)
     N_("If you accept:"), N_("If it is accepted:"), N_("{name}: bule {before} → {after} ({change})"),
     N_("{name} → {other}: supe {change}"), N_("The partie ends. Places: {list}"), N_("Results after it: {list}"),
+    # preferans: a tournament round's hands and deadline (P13)
+    N_("Hand {n} of {m}"), N_("Time is up: the partie ends after this hand"),
+    N_("Otpis after the round's last hand"), N_("Otpis at the round's deadline"),
+    N_("The round's last hand was played: the partie ended by otpis"),
+    N_("The round's time ran out: the partie ended by otpis"),
     # the replay's analysis of a deal
     N_("Analysis"), N_("Computing…"), N_("Try again"), N_("Player"), N_("Played"), N_("Best"), N_("Points lost"),
     N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),

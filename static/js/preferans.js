@@ -91,7 +91,7 @@
 
   function lineText(ctl, line) {
     if (!line) return "";
-    if (line.kind === "otpis") return K.T("Otpis");
+    if (line.kind === "otpis") return K.sheets.otpisTitle(line);
     const why = endReason(line);
     if (line.declarer === undefined || line.declarer === null) return why || `${K.T("All passed")}: ${K.T("refe")}`;
     const d = line.declarer;
@@ -269,7 +269,9 @@
       K.clear(ui.info);
       K.sheets.linkRules(h && h.contract ? h.contract.label : null);
       if (h && !v.finished) {
-        ui.info.append(K.el("span.deal-no", { text: K.T("Hand {n}", { n: h.deal_index + 1 }) }),
+        // a tournament round (P13) counts its hands, and says when its time is up
+        const no = v.round ? K.T("Hand {n} of {m}", { n: h.deal_index + 1, m: v.round.deljenja }) : K.T("Hand {n}", { n: h.deal_index + 1 });
+        ui.info.append(K.el("span.deal-no", { text: no }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[h.dealer]}` }));
         if (h.contract) {
           ui.info.append(contractLabel(h.contract), K.sheets.hint(h.contract.label),
@@ -285,6 +287,9 @@
           ui.info.append(K.el("span.bid-line", { text: `${K.T("Bidding")}: ${h.bid} · ${names[h.declarer]}` }));
         }
       }
+      if (v.round && v.round.deadline && !v.finished) {
+        ui.info.append(K.el("span.deadline-line", { text: K.T("Time is up: the partie ends after this hand") }));
+      }
       if (v.settings) ui.info.append(K.el("small.settings-line", { text: `${K.T("bule")} ${v.settings.bule} · ${K.T("refe")} ${v.settings.refe}` }));
       // the middle
       K.clear(ui.center);
@@ -295,7 +300,9 @@
         const list = K.el("ul.final-places");
         [0, 1, 2].sort((a, b) => res.places[a] - res.places[b]).forEach((s) =>
           list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.results[s]) }))));
-        ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
+        const why = K.sheets.endedBy(res);
+        ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }),
+          why ? K.el("p.ended-by", { text: why }) : null, list,
           K.sheets.reckoning(names, res), K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Papir") })));
       } else if (p && p.plays) {
         ui.center.append(ctl.trickArea(p.plays, p.winner));

@@ -15,6 +15,13 @@
     }
     return td;
   }
+  /* A preferans otpis line's title: agreed (P11), or a tournament round's end (P13). */
+  S.otpisTitle = (line) => line.reason === "deljenja" ? K.T("Otpis after the round's last hand")
+    : line.reason === "rok" ? K.T("Otpis at the round's deadline") : K.T("Otpis");
+  /* Why a preferans partie ended, when a tournament round ended it (P13); else null. */
+  S.endedBy = (result) => !result ? null
+    : result.ended_by === "deljenja" ? K.T("The round's last hand was played: the partie ended by otpis")
+    : result.ended_by === "rok" ? K.T("The round's time ran out: the partie ended by otpis") : null;
   S.contract = (k) => {
     const names = K.game.contracts || [];
     return names.length ? names[k % names.length] : "";
@@ -236,7 +243,11 @@
       grid.append(sec);
     });
     wrap.append(grid);
-    if (opts && opts.reckoning && result && result.finished) wrap.append(S.reckoning(players, result));
+    if (opts && opts.reckoning && result && result.finished) {
+      const why = S.endedBy(result);
+      if (why) wrap.append(K.el("p.ended-by", { text: why }));
+      wrap.append(S.reckoning(players, result));
+    }
     else if (result && result.results) wrap.append(explainResult());
     return wrap;
   };
@@ -294,7 +305,7 @@
         if (l.kind === "refe") text = `${K.T("All passed")}: ${K.T("refe")}` + (l.refe_to && l.refe_to.length ? ` (${l.refe_to.map(name).join(", ")})` : "");
         else if (l.kind === "odlazak u bulu") text = `${K.T("Odlazak u bulu")}: ${K.T("{name} takes over the fall", { name: name(l.by) })} (${name(l.fallen)}, ${l.v})`;
         else if (l.kind === "vracen pad") text = K.T("{name} returns the fall", { name: name(l.by) }) + ` (${l.v})`;
-        else if (l.kind === "otpis") text = `${K.T("Otpis")}: ` + l.shares.map((x, s) => `${name(s)} −${x}`).join(", ");
+        else if (l.kind === "otpis") text = `${S.otpisTitle(l)}: ` + l.shares.map((x, s) => `${name(s)} −${x}`).join(", ");
         tr.append(K.el("td.hl-note", { colspan: "5", text }));
         body.append(tr);
         return;

@@ -28,11 +28,12 @@ def boards(engine: Any) -> list[list[float]]:
 
 
 def board_line(engine: Any, deal_index: int) -> dict[str, Any]:
-    """The deal's contract as the record names it, its dealer, and ``void`` for a void deal."""
+    """The deal's contract as the record names it, its dealer and slot, and ``void`` for a
+    void deal."""
     if not isinstance(deal_index, int) or not 0 <= deal_index < len(engine.points):
         raise GameError(f"deal {deal_index!r} has not ended (deals ended: {len(engine.points)})")
     line: dict[str, Any] = {"contract": engine.contract_label(deal_index), "dealer": engine.deal_dealer(deal_index),
-                            "declarer": None, "made": None}
+                            "declarer": None, "made": None, "slot": engine.deals[deal_index].slot}
     if engine.voids[deal_index]:
         line["void"] = True
     return line

@@ -47,9 +47,9 @@ def normalize_settings(settings: Any) -> dict[str, Any]:
 
 def check_deljenja(hands: object) -> int:
     """P13: a round's number of hands is a positive multiple of 3 (each player deals alike)."""
-    if not _is_int(hands) or hands <= 0 or hands % 3:
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands <= 0 or hands % 3:
         raise SettingsError(f"deljenja (the hands of a round) must be a positive multiple of 3, got {hands!r}")
-    return hands  # type: ignore[return-value]
+    return hands
 
 
 def record_settings(settings: dict[str, Any]) -> dict[str, Any]:

@@ -40,7 +40,7 @@ def board_line(engine: Any, deal_index: int) -> dict[str, Any]:
         raise GameError(f"hand {deal_index!r} has not ended (hands ended: {engine.hands_ended})")
     line = next(line for line in engine.papir()["lines"] if line.get("deal") == deal_index and "dealer" in line)
     return {"contract": line.get("contract"), "dealer": line["dealer"], "declarer": line.get("declarer"),
-            "made": line.get("passed"), "kontra": line.get("kontra", 1), "end": line["kind"]}
+            "made": line.get("passed"), "slot": deal_index, "kontra": line.get("kontra", 1), "end": line["kind"]}
 
 
 def place_points(result: Mapping[str, Any], custom: Sequence[float] | None = None) -> list[float]:
