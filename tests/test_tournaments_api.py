@@ -1,0 +1,289 @@
+"""Tournaments through the API, on the Club's clock (the test moves it): a 9-player
+preferans duplikat and a 7-player Lora svajcarski with a computer player filling a seat,
+played to their ends by the members' own words; T8's privacy during a round; the
+organizer's controls; bad input; the round deadline; a restart in the middle of a round.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app.db.models import Partie, TournamentRound
+from app.games.registry import descriptor
+from app.members.service import ensure_admin
+from app.tournaments import rounds
+from tests.test_web_api import PASSWORD, error_code, register
+from tests.web_helpers import wait_for
+
+ORIGIN = {"Origin": "http://testserver"}
+
+
+def admin_client(app) -> TestClient:
+    ensure_admin(app.state.club.db, "sudija", PASSWORD)
+    c = TestClient(app, headers=ORIGIN)
+    assert c.post("/api/auth/login", json={"name": "sudija", "password": PASSWORD}).status_code == 200
+    return c
+
+
+def create(c: TestClient, clock, **body) -> dict:
+    body = {"name": "Petkom uveče", "rounds": 2, "timer": 60, "round_minutes": 120, "pause_minutes": 2,
+            "start_at": (clock.now() + timedelta(minutes=10)).isoformat(), **body}
+    r = c.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def my_table(c: TestClient, tid: int) -> int:
+    data = c.get(f"/api/tournaments/{tid}").json()
+    running = [r for r in data["rounds_played"] if r["ended_at"] is None]
+    assert running and running[0]["my_table"], data["rounds_played"]
+    return running[0]["my_table"]
+
+
+def play_round(app, clients: dict[str, TestClient], tid: int, seed: int) -> None:
+    """Every member plays his own table with random legal words until the round ends."""
+    tables = {name: my_table(c, tid) for name, c in clients.items()}
+    game = next(iter(clients.values())).get(f"/api/tournaments/{tid}").json()["game"]
+    optional = descriptor(game).engine.optional_words  # no otpis or offers: every table plays its hands
+    rng = random.Random(seed)
+    playing = dict(clients)
+    for _ in range(20000):
+        moved = False
+        for name, c in list(playing.items()):
+            st = c.get(f"/api/parties/{tables[name]}/view").json()
+            if st["finished"]:
+                del playing[name]
+            elif st["legal"]:
+                words = [w for w in st["legal"] if w not in optional] or st["legal"]
+                c.post(f"/api/parties/{tables[name]}/actions", json={"word": rng.choice(words), "version": st["version"]})
+                moved = True
+        if not playing:
+            break
+        if not moved:  # the computer players are thinking
+            name, c = next(iter(playing.items()))
+            wait_for(lambda: (st := c.get(f"/api/parties/{tables[name]}/view").json())["legal"] or st["finished"]
+                     or any(c2.get(f"/api/parties/{tables[n2]}/view").json()["legal"] for n2, c2 in playing.items()))
+    else:
+        raise AssertionError("the round did not finish")
+    app.state.club.finished.drain(30)
+
+
+def round_ended(c: TestClient, tid: int, round_no: int) -> dict:
+    return wait_for(lambda: next((r for r in c.get(f"/api/tournaments/{tid}").json()["rounds_played"]
+                                  if r["round"] == round_no and r["ended_at"]), None))
+
+
+def pairs_of(data: dict, round_no: int) -> set[frozenset[str]]:
+    r = next(r for r in data["rounds_played"] if r["round"] == round_no)
+    out = set()
+    for table in r["tables"]:
+        names = [s["name"] for s in table["seats"] if s["member"]]
+        out |= {frozenset((a, b)) for i, a in enumerate(names) for b in names[i + 1:]}
+    return out
+
+
+def round_results(app, tid: int, round_no: int) -> list[dict]:
+    with app.state.club.db.read() as s:
+        return s.get(TournamentRound, (tid, round_no)).results
+
+
+def first_deal_hands(c: TestClient, partie_id: int) -> list:
+    return c.get(f"/api/parties/{partie_id}/record").json()["deals"][0]["hands"]
+
+
+def test_nine_players_of_preferans_duplikat(client, app, clock):
+    admin = admin_client(app)
+    t = create(admin, clock, game="preferans", format="duplikat", hands=3, settings={"bule": 30})
+    tid = t["id"]
+    assert t["status"] == "registration" and t["secret"] is None and len(t["commitment"]) == 64
+    names = [f"igrac{i}" for i in range(9)]
+    clients = {n: register(app, n) for n in names}
+    for c in clients.values():
+        assert c.post(f"/api/tournaments/{tid}/register").json()["from_round"] == 1
+    assert error_code(clients["igrac0"].post(f"/api/tournaments/{tid}/register")) == "already_registered"
+    listing = clients["igrac0"].get("/api/tournaments").json()
+    assert [x["registered"] for x in listing["upcoming"] if x["id"] == tid] == [9]
+
+    clock.advance(minutes=10)  # the start: round 1 seats three tables of three
+    data = wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["current_round"] == 1 and d)
+    r1 = data["rounds_played"][0]
+    assert len(r1["tables"]) == 3 and all(len(tb["seats"]) == 3 and all(s["member"] for s in tb["seats"])
+                                          for tb in r1["tables"])
+    # T8: during the round a player sees only his own table
+    mine = my_table(clients["igrac0"], tid)
+    other = next(tb for tb in admin.get(f"/api/tournaments/{tid}").json()["rounds_played"][0]["tables"]
+                 if tb["partie_id"] != mine)["partie_id"]
+    for path in (f"/api/parties/{other}/view", f"/api/parties/{other}/record", f"/api/parties/{other}/chat"):
+        r = clients["igrac0"].get(path)
+        assert r.status_code == 403 and error_code(r) == "tournament_table_hidden", path
+    seen = clients["igrac0"].get(f"/api/tournaments/{tid}").json()["rounds_played"][0]["tables"]
+    assert [tb["partie_id"] for tb in seen if tb["partie_id"]] == [mine]
+    assert other not in [p["id"] for p in clients["igrac0"].get("/api/archive?status=all").json()["parties"]]
+
+    play_round(app, clients, tid, seed=1)
+    round_ended(admin, tid, 1)
+    after1 = admin.get(f"/api/tournaments/{tid}").json()
+    tables1 = [tb["partie_id"] for tb in after1["rounds_played"][0]["tables"]]
+    # the same cards in the same seats at every table (T2): the records' first hands agree
+    hands = [first_deal_hands(clients["igrac0"], p) for p in tables1]
+    assert hands[0] == hands[1] == hands[2]
+    # the round is over: every table and the travellers are open
+    assert clients["igrac0"].get(f"/api/parties/{other}/view").status_code == 200
+    st = after1["standings"]
+    # each counts the boards his table played (a partie may end before its last hand)
+    played = {m: len(tab["boards"]) for tab in round_results(app, tid, 1) for m in tab["players"]}
+    assert len(st) == 9 and all(s["played"] == played[s["player"]] >= 1 for s in st)
+    assert [s["rank"] for s in st] == sorted(s["rank"] for s in st)
+    assert [s["score"] for s in st] == sorted((s["score"] for s in st), reverse=True)
+    tr = clients["igrac1"].get(f"/api/tournaments/{tid}/rounds/1/boards/1").json()
+    assert len(tr["tables"]) == 3
+    for seat in range(3):
+        mps = [row["seats"][seat]["matchpoints"] for row in tr["tables"]]
+        assert sum(mps) == pytest.approx(6.0)  # 3 tables: 2 points per pair of results
+    assert error_code(clients["igrac1"].get(f"/api/tournaments/{tid}/rounds/1/boards/99")) == "no_such_board"
+
+    # round 2 after the pause: nobody meets a table-mate of round 1 again
+    assert after1["next_round_at"] is not None
+    clock.advance(minutes=2)
+    wait_for(lambda: admin.get(f"/api/tournaments/{tid}").json()["current_round"] == 2)
+    play_round(app, clients, tid, seed=2)
+    round_ended(admin, tid, 2)
+    final = wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["status"] == "finished" and d)
+    assert not pairs_of(final, 1) & pairs_of(final, 2)
+    # T2: the secret is shown and verifies; every round's seed is its HMAC
+    secret = bytes.fromhex(final["secret"])
+    assert hashlib.sha256(secret).hexdigest() == final["commitment"]
+    assert final["seeds"] == [hmac.new(secret, f"{tid}:{r}".encode(), hashlib.sha256).hexdigest() for r in (1, 2)]
+    with app.state.club.db.read() as s:
+        seeds = set(s.scalars(select(Partie.seed).where(Partie.tournament_id == tid)))
+    assert seeds == set(final["seeds"])
+    played = {}
+    for r in (1, 2):
+        for tab in round_results(app, tid, r):
+            for m in tab["players"]:
+                played[m] = played.get(m, 0) + len(tab["boards"])
+    assert all(s["played"] == played[s["player"]] for s in final["standings"])
+    winner = final["standings"][0]["name"]
+    profile = clients[winner].get(f"/api/members/{winner}/profile").json()
+    assert [(x["id"], x["place"]) for x in profile["tournaments"]] == [(tid, 1)]
+    finished = clients[winner].get("/api/tournaments").json()["finished"]
+    assert [x["winners"] for x in finished if x["id"] == tid][0][0] == winner
+    archive = clients[winner].get(f"/api/archive?of={winner}&tournament=true").json()["parties"]
+    assert len(archive) == 2 and all(p["tournament"]["id"] == tid for p in archive)
+    assert clients[winner].get(f"/api/archive?of={winner}&tournament=false").json()["parties"] == []
+
+
+def test_seven_players_of_lora_svajcarski_with_a_computer_player(client, app, clock):
+    admin = admin_client(app)
+    bez = ["vise", "manje", "dame", "herc", "zandar", "kralj"]  # a short Lora: only the layout is played
+    t = create(admin, clock, game="lora", format="svajcarski", rounds=2, settings={"bez": bez})
+    tid = t["id"]
+    clients = {f"lorista{i}": register(app, f"lorista{i}") for i in range(7)}
+    for c in clients.values():
+        c.post(f"/api/tournaments/{tid}/register")
+    clock.advance(minutes=10)
+    data = wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["current_round"] == 1 and d)
+    seats = [s for tb in data["rounds_played"][0]["tables"] for s in tb["seats"]]
+    assert len(data["rounds_played"][0]["tables"]) == 2 and sum(not s["member"] for s in seats) == 1
+    for r in (1, 2):
+        play_round(app, clients, tid, seed=r)
+        round_ended(admin, tid, r)
+        if r == 1:
+            clock.advance(minutes=2)
+            wait_for(lambda: admin.get(f"/api/tournaments/{tid}").json()["current_round"] == 2)
+    final = wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["status"] == "finished" and d)
+    st = final["standings"]
+    assert sorted(s["name"] for s in st) == sorted(clients)  # the computer player is not ranked
+    assert st[0]["score"] >= st[-1]["score"]
+    # place points: each table of four gives 3+2+1+0 = 6 (the bot's share is nobody's)
+    with app.state.club.db.read() as s:
+        results = [tab for r in s.scalars(select(TournamentRound).where(TournamentRound.tournament_id == tid))
+                   for tab in r.results]
+    assert all(sum(tab["place_points"]) == pytest.approx(6.0) for tab in results)
+    ranked_points = sum(s["score"] for s in st)
+    bot_points = sum(p for tab in results for p, m in zip(tab["place_points"], tab["players"]) if m is None)
+    assert ranked_points + bot_points == pytest.approx(6.0 * 4)
+
+
+def test_organizer_controls_and_bad_input(client, app, clock):
+    admin = admin_client(app)
+    ana = register(app, "ana")
+    body = {"name": "Turnir", "game": "preferans", "format": "duplikat", "rounds": 2,
+            "start_at": (clock.now() + timedelta(hours=1)).isoformat()}
+    r = ana.post("/api/tournaments", json=body)
+    assert r.status_code == 403 and error_code(r) == "not_an_organizer"
+    assert error_code(ana.post("/api/members/ana/organizer", json={"organizer": True})) == "not_an_admin"
+    assert admin.post("/api/members/ana/organizer", json={"organizer": True}).json()["role"] == "organizer"
+    bad = [
+        ({"format": "knockout"}, 422), ({"rounds": 0}, 422), ({"timer": 5}, 422), ({"game": "poker"}, 422),
+        ({"start_at": (clock.now() - timedelta(hours=1)).isoformat()}, 422), ({"name": "x"}, 422),
+        ({"hands": 4}, 422), ({"place_points": [3, 2]}, 422), ({"settings": {"bule": -5}}, 422),
+        ({"start_at": "2026-12-24T19:00:00"}, 422),
+    ]
+    for change, status in bad:
+        r = ana.post("/api/tournaments", json={**body, **change})
+        assert r.status_code == status, (change, r.text)
+        assert "error" in r.json() or "detail" in r.json()
+    with app.state.club.db.read() as s:
+        assert s.scalar(select(func.count()).select_from(Partie)) == 0
+    tid = ana.post("/api/tournaments", json=body).json()["id"]
+    bora = register(app, "bora")
+    assert error_code(bora.post(f"/api/tournaments/{tid}/start")) == "not_the_organizer"
+    assert error_code(bora.post(f"/api/tournaments/{tid}/leave")) == "not_registered"
+    assert error_code(bora.get("/api/tournaments/999/standings")) == "no_such_tournament"
+    # too few players when it starts: cancelled, nothing seated
+    bora.post(f"/api/tournaments/{tid}/register")
+    assert ana.post(f"/api/tournaments/{tid}/start").json()["status"] == "cancelled"
+    with app.state.club.db.read() as s:
+        assert s.scalar(select(func.count()).select_from(Partie)) == 0
+
+
+def test_late_join_withdrawal_removal_deadline_and_restart(client, app, clock, settings):
+    admin = admin_client(app)
+    t = create(admin, clock, game="preferans", format="svajcarski", rounds=3, hands=3, round_minutes=30)
+    tid = t["id"]
+    players = {f"pp{i}": register(app, f"pp{i}") for i in range(4)}
+    for c in list(players.values())[:3]:
+        c.post(f"/api/tournaments/{tid}/register")
+    assert admin.post(f"/api/tournaments/{tid}/start").json()["current_round"] == 1  # early, by the organizer
+    # round 1 of 3 started: a late join is still open (1 < 3/2) and plays from round 2
+    assert players["pp3"].post(f"/api/tournaments/{tid}/register").json()["from_round"] == 2
+    # the deadline: every seat goes to the computer, the hand in play ends the partie (P13)
+    clock.advance(minutes=31)
+    ended = wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["rounds_played"][0]["ended_at"]
+                     and d, timeout=60)
+    assert ended["rounds_played"][0]["overdue"] is True
+    with app.state.club.db.read() as s:
+        p = s.scalar(select(Partie).where(Partie.tournament_id == tid))
+        assert p.status == "finished" and all(row.taken_over for row in p.seats)
+    # removal: the organizer removes p0; he is in no later round
+    assert admin.post(f"/api/tournaments/{tid}/remove", json={"name": "pp0"}).json() == {"removed": "pp0"}
+    assert error_code(players["pp0"].post(f"/api/tournaments/{tid}/register")) == "removed"
+    # withdrawal between rounds
+    assert players["pp1"].post(f"/api/tournaments/{tid}/leave").json() == {"registered": False}
+    clock.advance(minutes=2)
+    data = wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["current_round"] == 2 and d)
+    seated = {s["name"] for tb in data["rounds_played"][-1]["tables"] for s in tb["seats"] if s["member"]}
+    assert seated == {"pp2", "pp3"}
+    # half of the rounds have started: registration is closed
+    late = register(app, "kasni")
+    assert error_code(late.post(f"/api/tournaments/{tid}/register")) == "registration_closed"
+    # a second Club on the same database (another instance, or a restart) starts no round twice
+    from app.club import Club
+
+    other = Club.from_settings(settings, clock)
+    try:
+        for _ in range(3):
+            rounds.advance(other, tid)
+            rounds.advance(app.state.club, tid)
+    finally:
+        other.db.dispose()
+    with app.state.club.db.read() as s:
+        assert s.scalar(select(func.count()).select_from(TournamentRound).where(TournamentRound.tournament_id == tid)) == 2
