@@ -140,8 +140,12 @@ def test_nine_players_of_preferans_duplikat(client, app, clock):
     # each counts the boards his table played (a partie may end before its last hand)
     played = {m: len(tab["boards"]) for tab in round_results(app, tid, 1) for m in tab["players"]}
     assert len(st) == 9 and all(s["played"] == played[s["player"]] >= 1 for s in st)
-    assert [s["rank"] for s in st] == sorted(s["rank"] for s in st)
-    assert [s["score"] for s in st] == sorted((s["score"] for s in st), reverse=True)
+    # ranked by score; one who played fewer than half of the boards is listed after, unranked (T4)
+    ranked = [s for s in st if s["ranked"]]
+    assert st[:len(ranked)] == ranked and all(s["rank"] is None for s in st[len(ranked):])
+    assert all(s["ranked"] == (2 * s["played"] >= max(played.values())) for s in st)
+    assert [s["rank"] for s in ranked] == sorted(s["rank"] for s in ranked)
+    assert [s["score"] for s in ranked] == sorted((s["score"] for s in ranked), reverse=True)
     tr = clients["igrac1"].get(f"/api/tournaments/{tid}/rounds/1/boards/1").json()
     assert len(tr["tables"]) == 3
     for seat in range(3):
