@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 import re
 
+import httpx
+
 from tests.test_ui_browser import register, table
 from tests.test_ui_browser_account import log_in
 from tests.ui_helpers import close_watched, shot, watched_page
@@ -22,24 +24,27 @@ from tests.web_helpers import wait_for
 LEFT_OUT = ("vise", "manje", "herc", "zandar", "kralj", "lora")  # Dame alone: four deals, over once the queens are out
 
 
-def _api_words(pgs, server, partie_id: int, rng: random.Random) -> bool:
-    """The words of the members ``pgs`` (their pages' sessions) at one table whose turn it
-    is, over the API; True once the partie is over."""
-    st = pgs[0].request.get(f"{server.url}/api/parties/{partie_id}/view").json()
+def _session(pg, server) -> httpx.Client:
+    """An HTTP client with the member's own session (his browser's cookies)."""
+    cookies = {c["name"]: c["value"] for c in pg.context.cookies(server.url)}
+    return httpx.Client(base_url=server.url, cookies=cookies, headers={"Origin": server.url}, timeout=30)
+
+
+def _api_word(seats: dict, partie_id: int, rng: random.Random) -> bool:
+    """The word of the member whose turn it is at one table (``seats``: seat -> his
+    session); True once the partie is over."""
+    anyone = next(iter(seats.values()))
+    st = anyone.get(f"/api/parties/{partie_id}/view").json()
     if st["finished"]:
         return True
-    for pg in pgs:
-        if pg is not pgs[0]:
-            mine = pg.request.get(f"{server.url}/api/parties/{partie_id}/view").json()
-            if not mine["legal"]:
-                continue
-        else:
-            mine = st
+    for seat in st["to_act"]:
+        member = seats.get(seat)
+        if member is None:
+            continue  # the clicking member's turn
+        mine = st if member is anyone else member.get(f"/api/parties/{partie_id}/view").json()
         if mine["legal"]:
-            pg.request.post(f"{server.url}/api/parties/{partie_id}/actions",
-                            data={"word": rng.choice(mine["legal"]), "version": mine["version"]},
-                            headers={"Origin": server.url})
-            return False
+            member.post(f"/api/parties/{partie_id}/actions",
+                        json={"word": rng.choice(mine["legal"]), "version": mine["version"]})
     return False
 
 
@@ -69,19 +74,24 @@ def _my_table(pg, server, tid: int, round_no: int) -> int:
 
 
 def _play_round(clicker, others, server, tid: int, round_no: int, seed: int) -> None:
-    tables: dict[int, list] = {}
+    tables: dict[int, dict] = {}
     for pg in others:
-        tables.setdefault(_my_table(pg, server, tid, round_no), []).append(pg)
+        partie_id = _my_table(pg, server, tid, round_no)
+        member = _session(pg, server)
+        tables.setdefault(partie_id, {})[member.get(f"/api/parties/{partie_id}/view").json()["seat"]] = member
     rng = random.Random(seed)
     done: set[int] = set()
     clicked_done = False
     for _ in range(20000):
-        for partie_id, pgs in tables.items():
-            if partie_id not in done and _api_words(pgs, server, partie_id, rng):
+        for partie_id, seats in tables.items():
+            if partie_id not in done and _api_word(seats, partie_id, rng):
                 done.add(partie_id)
         if not clicked_done:
             clicked_done = _click_word(clicker)
         if clicked_done and len(done) == len(tables):
+            for seats in tables.values():
+                for member in seats.values():
+                    member.close()
             return
     raise AssertionError("the round did not finish")
 
