@@ -111,7 +111,7 @@ def _seat(t: Tournament, game: GameDescriptor, s: Session, round_no: int) -> lis
             ratings.update({m: 0.0 for m in players if m not in ratings})
         return first_round(players, size, t.secret, ratings)
     order = res.order_for_seating(res.standings(t, game, ended_rounds(s, t.id)), players)
-    return next_round(order, size, _history(s, t.id, round_no))
+    return next_round(order, size, _history(s, t.id, round_no), rounds_left=t.rounds - round_no + 1)
 
 
 def round_settings(t: Tournament, game: GameDescriptor) -> dict[str, Any]:
