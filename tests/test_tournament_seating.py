@@ -136,24 +136,24 @@ def test_a_history_table_of_another_size_is_an_error():
 # -- the must-show cases: zero repeats where a seating without them exists -----
 
 
+def event_without_repeats(players: list[int], size: int, rounds: int, orders_seed: int, rounds_left: bool) -> None:
+    history = play(players, size, rounds, random.Random(orders_seed), secret=f"{orders_seed + size:064x}",
+                   rounds_left=rounds_left)
+    assert repeated_meetings(history) == 0
+    for tables in history:
+        assert_round_shape(tables, players, size)
+
+
 @pytest.mark.parametrize("orders_seed", range(6))
 @pytest.mark.parametrize("rounds_left", [False, True])
 def test_nine_preferans_players_four_rounds_no_pair_meets_twice(orders_seed, rounds_left):
-    players = list(range(101, 110))
-    history = play(players, 3, 4, random.Random(orders_seed), secret=f"{orders_seed + 1:064x}", rounds_left=rounds_left)
-    assert repeated_meetings(history) == 0
-    for tables in history:
-        assert_round_shape(tables, players, 3)
+    event_without_repeats(list(range(101, 110)), 3, 4, orders_seed, rounds_left)
 
 
 @pytest.mark.parametrize("orders_seed", range(6))
 @pytest.mark.parametrize("rounds_left", [False, True])
 def test_sixteen_lora_players_five_rounds_no_pair_meets_twice(orders_seed, rounds_left):
-    players = list(range(201, 217))
-    history = play(players, 4, 5, random.Random(orders_seed), secret=f"{orders_seed + 11:064x}", rounds_left=rounds_left)
-    assert repeated_meetings(history) == 0
-    for tables in history:
-        assert_round_shape(tables, players, 4)
+    event_without_repeats(list(range(201, 217)), 4, 5, orders_seed, rounds_left)
 
 
 @pytest.mark.parametrize("name", ["best first", "worst first", "by id interleaved"])

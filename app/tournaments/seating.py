@@ -14,9 +14,11 @@ the best player not yet seated and the nearest players below him who met none of
 players (a step budget bounds it); where that finds no round without repeats, a greedy
 fill that takes the fewest repeats at each seat, improved by swapping players between
 tables, and on small fields the depth-first search again for fewer repeats. Where a
-round without repeats exists, a small field also looks one round ahead: of the rounds
-without repeats it takes the first after which another round without repeats is still
-possible (16 players at tables of four reach five rounds only so). Last, swaps between
+round without repeats exists, a small field also looks ahead: of the rounds without
+repeats it takes the first after which the next round (or, told ``rounds_left``, every
+round still to come, up to six) can be without repeats too, found by a search that seats
+the most constrained player first (16 players at tables of four reach five rounds only
+so). Last, swaps between
 nearby tables lower the standings distance without adding a repeat. Budgets count steps,
 not time, so the same input always gives the same seating.
 """
@@ -31,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from app.tournaments.secret import _key
+from app.tournaments.secret import secret_key
 
 # Step budgets of the search (each step: one candidate player checked against a table).
 SMALL_FIELD = 48  # players: the depth-first fill may search long, and the field looks ahead
@@ -85,7 +87,7 @@ def capacities(n: int, size: int) -> list[int]:
 
 
 def _rng(secret: str, purpose: str) -> random.Random:
-    digest = hmac.new(_key(secret), purpose.encode(), hashlib.sha256).digest()
+    digest = hmac.new(secret_key(secret), purpose.encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest, "big"))
 
 

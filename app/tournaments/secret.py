@@ -24,7 +24,8 @@ from collections.abc import Sequence
 SECRET_BYTES = 32
 
 
-def _key(secret: str) -> bytes:
+def secret_key(secret: str) -> bytes:
+    """The secret's 32 bytes; ValueError if it is not 64 hex digits."""
     if not isinstance(secret, str):
         raise ValueError("the secret is a string of 64 hex digits")
     try:
@@ -43,7 +44,7 @@ def new_secret() -> str:
 
 def commitment(secret: str) -> str:
     """SHA-256 of the secret's 32 bytes, in hex: shown before the secret is."""
-    return hashlib.sha256(_key(secret)).hexdigest()
+    return hashlib.sha256(secret_key(secret)).hexdigest()
 
 
 def round_seed(secret: str, tournament_id: int, round_no: int) -> str:
@@ -52,7 +53,7 @@ def round_seed(secret: str, tournament_id: int, round_no: int) -> str:
         raise ValueError(f"the tournament id is a positive whole number, got {tournament_id!r}")
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
         raise ValueError(f"rounds count from 1, got {round_no!r}")
-    return hmac.new(_key(secret), f"{tournament_id}:{round_no}".encode(), hashlib.sha256).hexdigest()
+    return hmac.new(secret_key(secret), f"{tournament_id}:{round_no}".encode(), hashlib.sha256).hexdigest()
 
 
 def verify(secret: str, commitment_hex: str) -> bool:
