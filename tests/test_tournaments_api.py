@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.db.models import Partie, TournamentRound
+from app.db.models import Partie, RatingEvent, Tournament, TournamentRound
 from app.games.registry import descriptor
 from app.members.service import ensure_admin
 from app.tournaments import rounds
@@ -100,7 +100,7 @@ def first_deal_hands(c: TestClient, partie_id: int) -> list:
 
 def test_nine_players_of_preferans_duplikat(client, app, clock):
     admin = admin_client(app)
-    t = create(admin, clock, game="preferans", format="duplikat", hands=3, settings={"bule": 30})
+    t = create(admin, clock, game="preferans", format="duplikat", hands=3, settings={"bule": 30}, robot_field=True)
     tid = t["id"]
     assert t["status"] == "registration" and t["secret"] is None and len(t["commitment"]) == 64
     names = [f"igrac{i}" for i in range(9)]
@@ -114,8 +114,15 @@ def test_nine_players_of_preferans_duplikat(client, app, clock):
     clock.advance(minutes=10)  # the start: round 1 seats three tables of three
     data = wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["current_round"] == 1 and d)
     r1 = data["rounds_played"][0]
+    # three tables of members; the robot field's fourth table is hidden while the round runs
     assert len(r1["tables"]) == 3 and all(len(tb["seats"]) == 3 and all(s["member"] for s in tb["seats"])
                                           for tb in r1["tables"])
+    with app.state.club.db.read() as s:
+        robots = s.scalar(select(Partie).where(Partie.tournament_id == tid, Partie.table_no == 0))
+        assert robots is not None and all(row.bot == "majstor" for row in robots.seats)
+        robot_table = robots.id
+    r = clients["igrac0"].get(f"/api/parties/{robot_table}/view")
+    assert r.status_code == 403 and error_code(r) == "tournament_table_hidden"
     # T8: during the round a player sees only his own table
     mine = my_table(clients["igrac0"], tid)
     other = next(tb for tb in admin.get(f"/api/tournaments/{tid}").json()["rounds_played"][0]["tables"]
@@ -131,9 +138,14 @@ def test_nine_players_of_preferans_duplikat(client, app, clock):
     round_ended(admin, tid, 1)
     after1 = admin.get(f"/api/tournaments/{tid}").json()
     tables1 = [tb["partie_id"] for tb in after1["rounds_played"][0]["tables"]]
-    # the same cards in the same seats at every table (T2): the records' first hands agree
-    hands = [first_deal_hands(clients["igrac0"], p) for p in tables1]
-    assert hands[0] == hands[1] == hands[2]
+    assert len(tables1) == 4 and robot_table in tables1  # shown once the round is over
+    # the same cards in the same seats at every table (T2): the records' deals agree, each
+    # deal that every table played
+    records = [clients["igrac0"].get(f"/api/parties/{p}/record").json()["deals"] for p in tables1]
+    common = min(len(deals) for deals in records)
+    assert common >= 1
+    for k in range(common):
+        assert len({repr((deals[k]["hands"], deals[k].get("talon"))) for deals in records}) == 1, k
     # the round is over: every table and the travellers are open
     assert clients["igrac0"].get(f"/api/parties/{other}/view").status_code == 200
     st = after1["standings"]
@@ -147,10 +159,11 @@ def test_nine_players_of_preferans_duplikat(client, app, clock):
     assert [s["rank"] for s in ranked] == sorted(s["rank"] for s in ranked)
     assert [s["score"] for s in ranked] == sorted((s["score"] for s in ranked), reverse=True)
     tr = clients["igrac1"].get(f"/api/tournaments/{tid}/rounds/1/boards/1").json()
-    assert len(tr["tables"]) == 3
+    assert len(tr["tables"]) == 4 and [row["robots"] for row in tr["tables"]].count(True) == 1
     for seat in range(3):
         mps = [row["seats"][seat]["matchpoints"] for row in tr["tables"]]
-        assert sum(mps) == pytest.approx(6.0)  # 3 tables: 2 points per pair of results
+        assert sum(mps) == pytest.approx(12.0)  # 4 tables: 2 points shared by each pair of results
+        assert all(row["seats"][seat]["possible"] == 6 for row in tr["tables"])
     assert error_code(clients["igrac1"].get(f"/api/tournaments/{tid}/rounds/1/boards/99")) == "no_such_board"
 
     # round 2 after the pause: nobody meets a table-mate of round 1 again
@@ -179,6 +192,11 @@ def test_nine_players_of_preferans_duplikat(client, app, clock):
     assert [(x["id"], x["place"]) for x in profile["tournaments"]] == [(tid, 1)]
     finished = clients[winner].get("/api/tournaments").json()["finished"]
     assert [x["winners"] for x in finished if x["id"] == tid][0][0] == winner
+    # T9: the Club's parties, rated (the Club's rules)
+    with app.state.club.db.read() as s:
+        events = list(s.scalars(select(RatingEvent).join(Partie, Partie.id == RatingEvent.partie_id)
+                                .where(Partie.tournament_id == tid)))
+    assert len(events) == 18 and all(e.rated for e in events)
     archive = clients[winner].get(f"/api/archive?of={winner}&tournament=true").json()["parties"]
     assert len(archive) == 2 and all(p["tournament"]["id"] == tid for p in archive)
     assert clients[winner].get(f"/api/archive?of={winner}&tournament=false").json()["parties"] == []
@@ -214,6 +232,11 @@ def test_seven_players_of_lora_svajcarski_with_a_computer_player(client, app, cl
     ranked_points = sum(s["score"] for s in st)
     bot_points = sum(p for tab in results for p, m in zip(tab["place_points"], tab["players"]) if m is None)
     assert ranked_points + bot_points == pytest.approx(6.0 * 4)
+    # house rules (Mala lora): the parties are the Club's, but not rated (T9)
+    with app.state.club.db.read() as s:
+        events = list(s.scalars(select(RatingEvent).join(Partie, Partie.id == RatingEvent.partie_id)
+                                .where(Partie.tournament_id == tid)))
+    assert len(events) == 14 and not any(e.rated for e in events)
 
 
 def test_organizer_controls_and_bad_input(client, app, clock):
@@ -291,3 +314,42 @@ def test_late_join_withdrawal_removal_deadline_and_restart(client, app, clock, s
         other.db.dispose()
     with app.state.club.db.read() as s:
         assert s.scalar(select(func.count()).select_from(TournamentRound).where(TournamentRound.tournament_id == tid)) == 2
+
+
+def test_two_instances_start_a_round_once(app, clock, settings):
+    """Two Clubs on one database (two server instances) race to start the same round:
+    the round's unique key (and, on PostgreSQL, the tournament's row lock) lets one win.
+    (The app serves the requests without its lifespan: no watcher of its own joins the race.)"""
+    import threading
+
+    from app.club import Club
+
+    admin = admin_client(app)
+    t = create(admin, clock, game="preferans", format="svajcarski", rounds=2, hands=3)
+    for i in range(6):
+        register(app, f"dvojnik{i}").post(f"/api/tournaments/{t['id']}/register")
+    others = [Club.from_settings(settings, clock) for _ in range(2)]
+    try:
+        with others[0].db.write() as s:
+            row = s.get(Tournament, t["id"])
+            row.next_round_at = clock.now()  # due now
+        barrier = threading.Barrier(2)
+        outcomes: list[bool] = []
+
+        def race(club) -> None:
+            barrier.wait()
+            outcomes.append(rounds.advance(club, t["id"]))
+
+        threads = [threading.Thread(target=race, args=(c,)) for c in others]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+    finally:
+        for c in others:
+            c.db.dispose()
+    assert sorted(outcomes) == [False, True]
+    with app.state.club.db.read() as s:
+        assert s.scalar(select(func.count()).select_from(TournamentRound)
+                        .where(TournamentRound.tournament_id == t["id"])) == 1
+        assert s.scalar(select(func.count()).select_from(Partie).where(Partie.tournament_id == t["id"])) == 2

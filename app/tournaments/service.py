@@ -6,6 +6,7 @@ them here. The rounds themselves: :mod:`app.tournaments.rounds`.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -462,3 +463,12 @@ def tournaments_of(club: Club, member_id: int) -> list[dict[str, Any]]:
 
 def seconds_until(when: datetime | None, now: datetime) -> int | None:
     return None if when is None else max(0, math.ceil((when - now).total_seconds()))
+
+
+def name_of(club: Club, table: Mapping[str, Any] | None) -> str | None:
+    """The name of the tournament a table belongs to (``proposal_summary``'s
+    ``tournament``), for the table's page."""
+    if not table:
+        return None
+    with club.db.read() as s:
+        return s.scalar(select(Tournament.name).where(Tournament.id == table["id"]))

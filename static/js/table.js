@@ -336,7 +336,8 @@
     const others = ctl.seats.some((x) => x.seat !== ctl.seat && x.kind === "member" && !x.computer);
     const leave = $("leave-choice");
     const end = $("end-choice");
-    if (leave) leave.hidden = !(playing && others);
+    // a tournament table is played to its end: leaving is always the way out (data-always)
+    if (leave) leave.hidden = !(playing && (others || "always" in leave.dataset));
     if (end) end.hidden = !(playing && !others);
   }
 

@@ -14,6 +14,7 @@ from app.errors import ClubError
 from app.members import resets
 from app.members import service as members
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
+from app.tournaments import service as tournaments
 from app.web.i18n import COOKIE, LANGUAGES, gettext_for, lang_of
 from app.web.render import client_address, context, error_page, form_refused, read_form, render, safe_next, to_login
 from app.web.strings import NAME_RULE, password_rule
@@ -168,6 +169,23 @@ async def account_reset_link(request: Request, club: ClubDep, member: OptionalMe
                         reset_error_message=e.message)
     url = club.settings.site_origin.rstrip("/") + link["path"]
     return _account(request, member, reset_link={**link, "url": url})
+
+
+@router.post("/account/organizer", response_class=HTMLResponse)
+async def account_organizer(request: Request, club: ClubDep, member: OptionalMemberDep):
+    """An admin names a member an organizer of tournaments, or takes it back."""
+    if member is None:
+        return to_login(request)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    name = form.get("name", "").strip()[:64]
+    try:
+        done = await run_in_threadpool(tournaments.set_organizer, club, member, name, form.get("organizer") == "on")
+    except ClubError as e:
+        return _account(request, member, _refused_status(e), organizer_name=name, organizer_error=e.code,
+                        organizer_error_message=e.message)
+    return _account(request, member, organizer_done=done)
 
 
 @router.get("/reset/{token}", response_class=HTMLResponse)

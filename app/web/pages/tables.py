@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.parties import leaving
+from app.tournaments import service as tournaments
 from app.web.render import error_page, form_refused, partie_page, read_form, to_login
 
 router = APIRouter()
@@ -21,7 +22,8 @@ def table_page(partie_id: int, request: Request, club: ClubDep, member: Optional
         return to_login(request)
     ui = club.settings
     return partie_page(request, club, member, partie_id, "table.html",
-                       lambda summary: {"trick_pause": ui.ui_trick_pause_ms, "dalje_delay": ui.ui_dalje_ms})
+                       lambda summary: {"trick_pause": ui.ui_trick_pause_ms, "dalje_delay": ui.ui_dalje_ms,
+                                        "tournament_name": tournaments.name_of(club, summary.get("tournament"))})
 
 
 @router.post("/table/{partie_id}/{verb}", response_class=HTMLResponse)
