@@ -268,6 +268,8 @@ def test_organizer_controls_and_bad_input(client, app, clock):
     # too few players when it starts: cancelled, nothing seated
     bora.post(f"/api/tournaments/{tid}/register")
     assert ana.post(f"/api/tournaments/{tid}/start").json()["status"] == "cancelled"
+    listed = bora.get("/api/tournaments").json()
+    assert not listed["upcoming"] and [x["status"] for x in listed["finished"]] == ["cancelled"]
     with app.state.club.db.read() as s:
         assert s.scalar(select(func.count()).select_from(Partie)) == 0
 

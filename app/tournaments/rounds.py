@@ -214,6 +214,7 @@ def _step(club: Club, s: Session, tournament_id: int, after: _After) -> None:
         if t.current_round == 0 and len(active_players(t, 1)) < size:
             t.status = "cancelled"  # too few players to seat one table
             t.next_round_at = None
+            t.finished_at = now
             after.changed = True
             return
         _start_round(s, t, game, now, after)

@@ -293,8 +293,9 @@ def listing(club: Club, member: CurrentMember | None) -> dict[str, list[dict[str
             mine = set(s.scalars(select(TournamentPlayer.tournament_id).where(
                 TournamentPlayer.member_id == member.id, TournamentPlayer.removed.is_(False),
                 TournamentPlayer.left_round.is_(None))))
-        rows = list(s.scalars(select(Tournament).where(Tournament.status != "finished").order_by(Tournament.start_at)))
-        done = list(s.scalars(select(Tournament).where(Tournament.status == "finished")
+        over = ("finished", "cancelled")
+        rows = list(s.scalars(select(Tournament).where(Tournament.status.not_in(over)).order_by(Tournament.start_at)))
+        done = list(s.scalars(select(Tournament).where(Tournament.status.in_(over))
                               .order_by(Tournament.finished_at.desc()).limit(50)))
         winners = _winners(s, done)
     out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
