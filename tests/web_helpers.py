@@ -7,6 +7,7 @@ import json
 import os
 import re
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -36,10 +37,10 @@ def listening_socket() -> socket.socket:
     return sock
 
 
-def serve_command(sock: socket.socket, *options: str) -> list[str]:
-    """The command line of a Club in its own uvicorn process serving on ``sock``."""
-    return [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
-            "--fd", str(sock.fileno()), "--log-level", "warning", *options]
+def serve_command(sock: socket.socket, timeout_keep_alive: int | None = None) -> list[str]:
+    """The command line of a Club in its own uvicorn process serving on ``sock`` (tests/serve_socket.py)."""
+    keep_alive = [] if timeout_keep_alive is None else [str(timeout_keep_alive)]
+    return [sys.executable, "-m", "tests.serve_socket", str(sock.fileno()), *keep_alive]
 
 
 class LiveServer:
@@ -110,7 +111,7 @@ class ServerProcess:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            serve_command(self.socket, "--timeout-keep-alive", "75"),  # idle connections closed under a client: rarer
+            serve_command(self.socket, timeout_keep_alive=75),  # idle connections closed under a client: rarer
             env=self.env,
             cwd=ROOT,
             pass_fds=[self.socket.fileno()],
@@ -156,10 +157,23 @@ class BrowserLikeTransport(httpx.HTTPTransport):
             return super().handle_request(request)
 
 
+_TLS: ssl.SSLContext | None = None
+
+
+def shared_tls() -> ssl.SSLContext:
+    """One TLS context for every test client: httpx makes one per client otherwise, loading
+    the system's certificates each time (about 20 ms of CPU, a tenth of an audited partie's
+    client side), though the test servers speak plain HTTP."""
+    global _TLS
+    if _TLS is None:
+        _TLS = ssl.create_default_context()
+    return _TLS
+
+
 def member(base_url: str, name: str, register: bool = True) -> httpx.Client:
     """An HTTP client logged in as ``name`` (registered first unless told otherwise)."""
     c = httpx.Client(base_url=base_url, timeout=30, headers={"Origin": base_url},  # a write needs it (CSRF)
-                     transport=BrowserLikeTransport())
+                     transport=BrowserLikeTransport(verify=shared_tls()))
     path = "/api/auth/register" if register else "/api/auth/login"
     r = c.post(path, json={"name": name, "password": PASSWORD})
     assert r.status_code in (200, 201), r.text
