@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import uvicorn
 
 from app.games.cards import CARD_NAMES
@@ -196,14 +197,17 @@ def wait_for(predicate, timeout: float = 20, step: float = 0.02):
 
 
 # A card name standing as a word of a JSON string: after the string's start, a space or an
-# escaped newline or tab, and before its end, a space or an escape.
-_CARD_WORD = re.compile(r'(?:(?<=[\s"])|(?<=\\[ntr]))([789TJQKA][SDHC])(?=[\s"]|\\[ntr])')
+# escaped newline or tab, and before its end, a space or an escape. The character before is
+# matched, not looked behind at (a third faster); the one after is only looked at, so two
+# cards with one space between are both found.
+_CARD_WORD = re.compile(r'(?:[\s"]|\\[ntr])([789TJQKA][SDHC])(?=[\s"]|\\[ntr])')
 
 
 def cards_in(value: Any) -> set[str]:
     """Every card name mentioned anywhere in a JSON value (also inside words like 'skart 7S 8S'),
-    keys included: read from its JSON text, which is many times faster than walking it."""
-    return set(_CARD_WORD.findall(json.dumps(value, ensure_ascii=False)))
+    keys included: read from its JSON text (orjson's, the fastest), which is many times faster
+    than walking it."""
+    return set(_CARD_WORD.findall(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()))
 
 
 REVEALING_WORDS = {"nosim sve", "nemam pad"}  # preferans: the declarer's hand is shown
@@ -266,7 +270,10 @@ class LeakCheck:
         assert not leaked, f"seat {seat} saw {sorted(leaked)} at version {version}: {json.dumps(frame)[:2000]}"
 
 
-async def ws_connect(server: LiveServer, partie_id: int, client: httpx.Client, since: int | None = None, origin: str | None = None):
+async def ws_connect(server: LiveServer, partie_id: int, client: httpx.Client, since: int | None = None,
+                     origin: str | None = None, compression: str | None = "deflate"):
+    """A table socket as ``client``'s member; permessage-deflate as browsers ask for it,
+    unless ``compression=None`` (the leak audit: its frames are read, not their transport)."""
     from websockets.asyncio.client import connect
 
     url = f"{server.ws_url}/ws/parties/{partie_id}"
@@ -277,8 +284,13 @@ async def ws_connect(server: LiveServer, partie_id: int, client: httpx.Client, s
         additional_headers={"Cookie": cookie_header(client), "Origin": origin or server.origin},
         max_size=2**22,
         open_timeout=10,
+        compression=compression,
     )
 
 
 async def recv(ws, timeout: float = 20) -> dict[str, Any]:
-    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+    text = await asyncio.wait_for(ws.recv(), timeout)
+    try:
+        return orjson.loads(text)  # the audit reads a million frames: the fastest parser
+    except orjson.JSONDecodeError:
+        return json.loads(text)  # escapes orjson refuses (a lone surrogate), or the error
