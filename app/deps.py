@@ -18,7 +18,9 @@ MAX_ID = 2**63 - 1  # the database's integer keys
 _INT = TypeAdapter(int)
 
 
-def get_club(request: Request) -> Club:
+async def get_club(request: Request) -> Club:
+    # async: it waits on nothing, and FastAPI runs a plain def dependency in a worker
+    # thread (one more thread hop on every request).
     # A number id beyond the database's integers names nothing (SQLite would overflow).
     # The parameter is read as the route reads an int (pydantic: " 9_9 ", "+9", "5.0" are
     # numbers; "²" and "١٢" are not, although str.isdigit() says so and int() takes

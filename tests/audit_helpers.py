@@ -108,7 +108,7 @@ def record_frame(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 async def play_seat(server, pid, client, rng, log, game, target, probe_rate) -> None:
-    async with await ws_connect(server, pid, client) as ws:
+    async with await ws_connect(server, pid, client, compression=None) as ws:
         frame = await recv(ws)
         seat, last, table = frame["seat"], frame["version"], frame
         log.append((seat, frame))
@@ -135,7 +135,7 @@ async def play_seat(server, pid, client, rng, log, game, target, probe_rate) -> 
 
 
 async def watch(server, pid, client, log, target, game) -> None:
-    async with await ws_connect(server, pid, client) as ws:
+    async with await ws_connect(server, pid, client, compression=None) as ws:
         while True:
             frame = await recv(ws, timeout=60)
             log.append((None, frame))

@@ -84,9 +84,20 @@ BAD_FRAMES = st.one_of(
 )
 
 
-def test_websocket_parser_answers_bad_frames_without_moving_the_table(live_server):
+def lift_socket_limits(live_server, monkeypatch) -> None:
+    """The table sockets' rate limits lifted (app/tables/ratelimit.py): the fuzz sends each
+    frame as soon as the one before is answered (tests/test_security_ws.py checks the limits)."""
+    from app.tables import ratelimit
+
+    monkeypatch.setattr(ratelimit, "SOCKET_RATE_PER_SECOND", 10**9)
+    monkeypatch.setattr(ratelimit, "SOCKET_RATE_BURST", 10**9)
+    live_server.app.state.member_limits = ratelimit.MemberLimits(rate=10**9, burst=10**9)
+
+
+def test_websocket_parser_answers_bad_frames_without_moving_the_table(live_server, monkeypatch):
     from tests.web_helpers import member, recv, wait_for, ws_connect
 
+    lift_socket_limits(live_server, monkeypatch)
     ana, boki = member(live_server.url, "ana"), member(live_server.url, "boki")
     pid = ana.post(
         "/api/parties", json={"game": "lora", "seats": [{"kind": "member", "name": "boki"}] + [{"kind": "bot"}] * 2}
@@ -117,7 +128,6 @@ def test_websocket_parser_answers_bad_frames_without_moving_the_table(live_serve
             await recv(ws)
             answers = []
             for text in sent:
-                await asyncio.sleep(0.06)  # under the rate limit
                 await ws.send(text)
                 while True:
                     frame = await recv(ws)
@@ -292,12 +302,9 @@ def test_table_socket_answers_any_frame_and_stays_open(live_server, monkeypatch)
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    from app.tables import ratelimit
     from tests.web_helpers import cookie_header, member, wait_for
 
-    monkeypatch.setattr(ratelimit, "SOCKET_RATE_PER_SECOND", 10**9)
-    monkeypatch.setattr(ratelimit, "SOCKET_RATE_BURST", 10**9)
-    live_server.app.state.member_limits = ratelimit.MemberLimits(rate=10**9, burst=10**9)
+    lift_socket_limits(live_server, monkeypatch)
     ana, boki = member(live_server.url, "ana"), member(live_server.url, "boki")
     pid = ana.post(
         "/api/parties", json={"game": "lora", "seats": [{"kind": "member", "name": "boki"}] + [{"kind": "bot"}] * 2}

@@ -8,7 +8,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from app.config import Settings
@@ -132,6 +132,17 @@ def login(
     return token, CurrentMember(member.id, member.name, member.role, session_id_of(token))
 
 
+_SESSIONS, _MEMBERS = LoginSession.__table__, Member.__table__
+# Every request of a member reads its session and member: one Core statement, built once
+# (the ORM's get of the session with its member cost twice as much).
+_SESSION_OF = (
+    select(_SESSIONS.c.expires_at, _SESSIONS.c.last_seen_at,
+           _MEMBERS.c.id, _MEMBERS.c.name, _MEMBERS.c.role, _MEMBERS.c.disabled)
+    .select_from(_SESSIONS.join(_MEMBERS, _MEMBERS.c.id == _SESSIONS.c.member_id))
+    .where(_SESSIONS.c.id == bindparam("sid"))
+)
+
+
 def authenticate(db: Database, settings: Settings, token: str | None) -> CurrentMember:
     """The member of a session cookie, or :class:`NotAuthenticated`."""
     if not token:
@@ -139,22 +150,21 @@ def authenticate(db: Database, settings: Settings, token: str | None) -> Current
     sid = session_id_of(token)
     now = db.clock.now()
     with db.read() as s:
-        row = s.get(LoginSession, sid)
-        if row is None:
-            raise NotAuthenticated("your session has ended; log in again", code="session_ended")
-        member = row.member
-        expired = now >= row.expires_at or now - row.last_seen_at > timedelta(hours=settings.session_idle_hours)
-        stale = now - row.last_seen_at > TOUCH_EVERY
-    if expired or member.disabled:
+        row = s.execute(_SESSION_OF, {"sid": sid}).first()
+    if row is None:
+        raise NotAuthenticated("your session has ended; log in again", code="session_ended")
+    expires_at, last_seen_at, member_id, name, role, disabled = row
+    expired = now >= expires_at or now - last_seen_at > timedelta(hours=settings.session_idle_hours)
+    if expired or disabled:
         end_session(db, sid)
         raise NotAuthenticated("your session has ended; log in again", code="session_ended")
-    if stale:
+    if now - last_seen_at > TOUCH_EVERY:
         with db.write() as s:
             row = s.get(LoginSession, sid)
             if row is not None:
                 row.last_seen_at = now
-                s.get(Member, member.id).last_seen_at = now
-    return CurrentMember(member.id, member.name, member.role, sid)
+                s.get(Member, member_id).last_seen_at = now
+    return CurrentMember(member_id, name, role, sid)
 
 
 def touch_member(db: Database, member_id: int) -> None:

@@ -13,6 +13,7 @@ from app.deps import ClubDep, MemberDep, json_body
 from app.errors import Invalid
 from app.games.registry import codes, descriptors
 from app.parties import archive, leaving, proposals, rematch
+from app.responses import FastJSONResponse
 
 router = APIRouter(prefix="/api", tags=["parties"])
 
@@ -136,7 +137,7 @@ def list_archive(
 
 @router.get("/parties/{partie_id}/score-sheet", summary="The score sheet (the result, and the papir of games that keep one)")
 def score_sheet(partie_id: int, member: MemberDep, club: ClubDep):
-    return archive.score_sheet(club, partie_id)
+    return FastJSONResponse(archive.score_sheet(club, partie_id))
 
 
 @router.get("/parties/{partie_id}/record", summary="Download the klub-record/1 (redacted while running)")

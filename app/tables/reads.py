@@ -70,10 +70,13 @@ def cached_event_texts_since(
         table.lock.release()
 
 
-def _events_since(club: Club, partie_id: int, seat: int | None, since: int,
-                  render: Callable[[Partie, Snapshot], T]) -> tuple[list[T], dict | None]:
+def _events_since(club: Club, partie_id: int, seat: int | None | Callable[[Partie], int | None], since: int,
+                  render: Callable[[Partie, int | None, Snapshot], T]) -> tuple[list[T], dict | None]:
+    """``seat``: the seat, or how to find it in the partie (read once for both)."""
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
+        if callable(seat):
+            seat = seat(partie)
         if partie.status not in ("running", "finished"):
             return [], state_frame(partie, None, seat)
         table = open_table(club, s, partie)
@@ -81,22 +84,23 @@ def _events_since(club: Club, partie_id: int, seat: int | None, since: int,
             snaps = table.events_since(since)
             if snaps is None:
                 return [], state_frame(partie, table.latest, seat)
-            return [render(partie, snap) for snap in snaps], None
+            return [render(partie, seat, snap) for snap in snaps], None
 
 
 def event_texts_since(
     club: Club, partie_id: int, seat: int | None, since: int
 ) -> tuple[list[tuple[int, bool, str]], dict | None]:
     """:func:`events_since` with the events as ``(version, finished, text)``."""
-    def render(partie: Partie, snap: Snapshot) -> tuple[int, bool, str]:
+    def render(partie: Partie, seat: int | None, snap: Snapshot) -> tuple[int, bool, str]:
         return snap.version, snap.finished, event_text(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
 
     return _events_since(club, partie_id, seat, since, render)
 
 
-def events_since(club: Club, partie_id: int, seat: int | None, since: int) -> tuple[list[dict], dict | None]:
-    """The event frames after ``since`` for a seat, or (``[]``, a state frame) to resync."""
-    def render(partie: Partie, snap: Snapshot) -> dict:
+def events_since(club: Club, partie_id: int, member: CurrentMember | None, since: int) -> tuple[list[dict], dict | None]:
+    """The event frames after ``since`` for the member's seat (a spectator's if he has
+    none), or (``[]``, a state frame) to resync."""
+    def render(partie: Partie, seat: int | None, snap: Snapshot) -> dict:
         return event_frame(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
 
-    return _events_since(club, partie_id, seat, since, render)
+    return _events_since(club, partie_id, lambda partie: seat_of(partie, member.id if member else None), since, render)

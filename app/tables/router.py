@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from app.tables import chat, presence, reads, service
 from app.deps import ClubDep, MemberDep
+from app.responses import FastJSONResponse
 
 router = APIRouter(prefix="/api/parties/{partie_id}", tags=["tables"])
 
@@ -31,20 +32,19 @@ class ChatIn(BaseModel):
 
 @router.get("/view", summary="The table as my seat sees it (spectators: public only)")
 def view(partie_id: int, member: MemberDep, club: ClubDep):
-    return reads.table_state(club, partie_id, member)
+    return FastJSONResponse(reads.table_state(club, partie_id, member))
 
 
 @router.get("/legal", summary="The words my seat may say now")
 def legal(partie_id: int, member: MemberDep, club: ClubDep):
     state = reads.table_state(club, partie_id, member)
-    return {"version": state["version"], "seat": state["seat"], "legal": state.get("legal", [])}
+    return FastJSONResponse({"version": state["version"], "seat": state["seat"], "legal": state.get("legal", [])})
 
 
 @router.get("/events", summary="The events after a version (or a state frame to resync)")
 def events(partie_id: int, since: int, member: MemberDep, club: ClubDep):
-    state = reads.table_state(club, partie_id, member)
-    frames, resync = reads.events_since(club, partie_id, state["seat"], since)
-    return {"events": frames, "state": resync}
+    frames, resync = reads.events_since(club, partie_id, member, since)
+    return FastJSONResponse({"events": frames, "state": resync})
 
 
 @router.post(

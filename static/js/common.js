@@ -56,7 +56,7 @@
     }
   };
 
-  K.clear = function (e) { while (e.firstChild) e.removeChild(e.firstChild); return e; };
+  K.clear = function (e) { e.replaceChildren(); return e; }; // all at once: one DOM change, not one per child
   K.sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
   /* "Your turn" sound: two short tones made with the Web Audio API (no sound file). A

@@ -253,27 +253,43 @@
     }
   }
 
-  /* My hand: sorted, only legal cards clickable; arrows choose, Enter plays; keys 1..9, 0. */
+  /* My hand: sorted, only legal cards clickable; arrows choose, Enter plays; keys 1..9, 0.
+     A card already drawn the same way (legal or not, selected or not) stays in the DOM, and
+     the focus with it: the table redraws at every event, and making the hand anew each time
+     (and moving the focus back to the new card, which forces a layout) was most of the work
+     of a redraw. A card whose state changed is made anew. */
+  let handPlay = null; // the latest drawHand's onplay: every card's click calls it
+  const handState = new WeakMap(); // card button -> "legal|selected" it was drawn with
   ctl.drawHand = function (cards, legalCards, onplay, opts) {
     opts = opts || {};
+    handPlay = onplay;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     // The cards of a trick still shown on the table are no longer in the hand.
     const p = ctl.pausing || {};
     const onTable = new Set((p.plays || []).map((x) => x[1]).concat(p.lastCard ? [p.lastCard.word] : []));
-    K.clear(ui.hand);
     ui.hand.classList.toggle("my-turn", legalCards.size > 0);
     const sorted = K.cards.sortHand(cards.filter((c) => !onTable.has(c)));
     ui.hand.style.setProperty("--n", String(sorted.length));
-    for (const c of sorted) {
-      const selected = opts.selected && opts.selected.has(c);
+    const drawn = new Map([...ui.hand.children].map((e) => [e.dataset.card, e]));
+    const want = sorted.map((c) => {
+      const selected = !!(opts.selected && opts.selected.has(c));
+      const state = `${legalCards.has(c)}|${selected}`;
+      const old = drawn.get(c);
+      if (old && handState.get(old) === state) return old;
       const e = K.cards.card(c, {
-        button: true, disabled: !legalCards.has(c), onplay,
+        button: true, disabled: !legalCards.has(c), onplay: onplay && ((card, el) => handPlay && handPlay(card, el)),
         cls: selected ? "selected" : null,
       });
       if (selected) e.setAttribute("aria-pressed", "true");
-      ui.hand.append(e);
-    }
-    if (focused) {
+      handState.set(e, state);
+      return e;
+    });
+    // Take out what is not wanted; the cards kept are then in the order wanted (the hand's
+    // sort is fixed), so only the new ones are put in, none of the kept ones moved.
+    const keep = new Set(want);
+    for (const e of [...ui.hand.children]) if (!keep.has(e)) e.remove();
+    want.forEach((e, i) => { const at = ui.hand.children[i]; if (at !== e) ui.hand.insertBefore(e, at || null); });
+    if (focused && document.activeElement && document.activeElement.dataset.card !== focused) {
       const again = ui.hand.querySelector(`[data-card="${focused}"]:not([disabled])`);
       if (again) again.focus();
     }
@@ -447,7 +463,9 @@
     const firstWord = () => ui.center.querySelector("button.word:not([disabled])") || ui.controls.querySelector("button:not([disabled])");
     // Never onto an offer by itself: only on my turn does the focus go to a card or a word.
     const pick = word || (ctl.myTurn() ? firstCard() || firstWord() : null);
-    (pick || ui.hand).focus({ preventScroll: true });
+    const target = pick || ui.hand;
+    // focus() lays the page out (is it focusable?) even when it has the focus already
+    if (target !== a) target.focus({ preventScroll: true });
   }
 
   /* -- drawing everything ------------------------------------------------------------ */
@@ -492,7 +510,8 @@
     paintLastTrick();
     const mine = ctl.myTurn() && !ctl.pausing;
     app.classList.toggle("my-turn", mine);
-    document.title = (mine ? "● " : "") + document.title.replace(/^● /, "");
+    const title = (mine ? "● " : "") + document.title.replace(/^● /, "");
+    if (title !== document.title) document.title = title; // a change goes to the browser's tab
     if (mine && !wasMyTurn) K.beep();
     wasMyTurn = mine;
     tick();
