@@ -30,6 +30,11 @@ def set_session_cookie(response: Response, settings: Settings, token: str) -> No
 
 
 def clear_session_cookie(response: Response, settings: Settings) -> None:
+    """Logs this browser out: the cookie goes, and so does the browser's HTTP cache of the
+    site (``Clear-Site-Data: "cache"``: a back button must not show the member's pages to
+    the next one). The service worker empties its own caches when it sees the logout
+    (app/web/sw.js)."""
+    response.headers["Clear-Site-Data"] = '"cache"'
     response.delete_cookie(
         settings.cookie_name, path="/", httponly=True, samesite="lax", secure=settings.secure_cookies
     )

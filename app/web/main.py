@@ -27,7 +27,7 @@ from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
 from app.tournaments import rounds as tournament_rounds
 from app.tournaments.router import router as tournaments_router
-from app.web import errors, health, notices_ws, pages, security
+from app.web import errors, health, notices_ws, pages, pwa, security
 from app.web.assets import static_app
 
 log = logging.getLogger("klub")
@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(ws_router)
     app.include_router(notices_ws.router)
     app.include_router(pages.router)
+    app.include_router(pwa.router)
     app.include_router(health.router)
     static = ROOT / "static"
     if static.is_dir():

@@ -2,7 +2,8 @@
 
 - Every HTTP response (pages, API, static files, errors) gets a Content-Security-Policy
   without inline scripts, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
-  same-origin`` and ``X-Frame-Options: DENY``. Only the API explorer (``/docs``,
+  same-origin`` and ``X-Frame-Options: DENY``. The policy names ``worker-src 'self'`` and
+  ``manifest-src 'self'`` for the installable Club (``app/web/pwa.py``). Only the API explorer (``/docs``,
   ``/redoc``: FastAPI's pages load Swagger UI from a CDN with an inline script) gets a
   wider script and style source; it still may not be framed or load plugins.
 - CSRF, layer 1 (every state-changing request): Fetch Metadata with an Origin fallback.
@@ -60,6 +61,8 @@ def content_security_policy(settings: Settings, docs: bool = False) -> str:
             f"img-src 'self' data:{img}",
             f"connect-src 'self' {ws_origin}",
             "font-src 'self'",
+            "worker-src 'self'",  # the service worker, /sw.js (app/web/pwa.py)
+            "manifest-src 'self'",
             "object-src 'none'",
             "base-uri 'none'",
             "frame-ancestors 'none'",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.games.registry import descriptors
 from app.members import passwords
 from app.web.i18n import N_, gettext_for
 
@@ -238,3 +239,10 @@ def js_strings(lang: str) -> dict[str, str]:
     strings.update({w: shown for w, shown in WORDS_SHOWN.items() if strings.get(w, w) == w})
     strings.update({f"error:{code}": _(text) for code, text in TABLE_ERROR_TEXTS.items()})
     return strings
+
+
+def game_names_text(lang: str) -> str:
+    """The Club's games as a sentence names them: "Lora, Lórum i Preferans"."""
+    _ = gettext_for(lang)
+    names = [g.name(lang) for g in descriptors()]
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else names[0]

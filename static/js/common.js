@@ -103,6 +103,33 @@
     btn.classList.toggle("muted", !on);
     btn.title = on ? K.T("Sound on") : K.T("Sound off");
   }
+  /* The Club as an app: the service worker (/sw.js, app/web/sw.js: the offline page, the
+     static files kept) and the header's install button, shown where the browser offers to
+     install the Club (beforeinstallprompt; an iPhone has none: /account tells how). */
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" }).catch(() => {});
+    // The worker picks the offline page's language by the cookie; where it cannot read
+    // cookies, by what the pages say.
+    navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "klub:lang", lang: K.lang }));
+  }
+  const install = document.getElementById("install-app");
+  let offer = null;
+  if (install) {
+    window.addEventListener("beforeinstallprompt", (event) => {
+      event.preventDefault(); // no mini-infobar: the header's button instead
+      offer = event;
+      install.hidden = false;
+    });
+    install.addEventListener("click", () => {
+      if (!offer) return;
+      const asked = offer;
+      offer = null;
+      install.hidden = true;
+      Promise.resolve(asked.prompt()).catch(() => {});
+    });
+    window.addEventListener("appinstalled", () => { offer = null; install.hidden = true; });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const btn = document.getElementById("sound-toggle");
     if (!btn) return;

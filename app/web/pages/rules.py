@@ -8,8 +8,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.deps import OptionalMemberDep
 from app.games.registry import codes, descriptors
 from app.tables.engines import game_of
-from app.web.i18n import gettext_for, lang_of
+from app.web.i18n import lang_of
 from app.web.render import context, error_page, render
+from app.web.strings import game_names_text
 
 router = APIRouter()
 
@@ -35,8 +36,5 @@ def rules_page(game: str, request: Request, member: OptionalMemberDep):
 def front_page(request: Request, member: OptionalMemberDep):
     if member is not None:
         return RedirectResponse("/lobby", status_code=303)
-    lang = lang_of(request)
-    _ = gettext_for(lang)
-    names = [g.name(lang) for g in descriptors()]
-    games = _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else names[0]
+    games = game_names_text(lang_of(request))
     return render(request, "index.html", context(request, None, game_names=games))
