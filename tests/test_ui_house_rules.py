@@ -111,7 +111,7 @@ def test_the_archive_filters_the_clubs_rules_from_house_rules(client):  # noqa: 
     assert f'data-partie="{croatian["id"]}"' in page and f'data-partie="{club["id"]}"' not in page
     assert 'data-rules="house"' in page and "kućna pravila" in page
     # the other filters keep the rules chosen
-    assert 'href="/archive?who=me&status=all&game=lora&rules=house"' in page
+    assert 'href="/archive?who=me&status=all&game=lora&rules=house&kind="' in page
     assert "the Club&#39;s rules" in client.get("/archive?who=all&lang=en").text
     # Preferans has no house rules: no rules filter beside it
     assert 'data-rules="house"' not in client.get("/archive?who=all&game=preferans").text

@@ -288,7 +288,10 @@ def _apply_in(conn, table: LiveTable, job: Word, now: datetime) -> Applied | _Sa
             current = state_frame(get_partie(s, partie_id), table.latest, seat if job.source == "member" else None)
         raise StaleVersion(f"the table is at version {partie_version}, not {job.version}", current=current)
     engine = table.engine
-    if job.source != DEADLINE:
+    if job.source == DEADLINE:
+        if word != engine.deadline_word or not engine.accepts_deadline():
+            raise Invalid(f"{word!r} is not this partie's deadline word now", code="illegal_action")
+    else:
         legal = engine.legal_actions(seat)  # the engine alone says who may speak
         if not legal:
             raise Invalid("it is not your turn", code="not_your_turn")
@@ -298,10 +301,7 @@ def _apply_in(conn, table: LiveTable, job: Word, now: datetime) -> Applied | _Sa
             )
     deal_before = engine.deal_index
     to_act_before = list(table.latest.to_act) if table.history else []
-    try:
-        table.apply_quietly(seat, word)
-    except GameError as e:  # a deadline word the game refuses (legal words were checked above)
-        raise Invalid(str(e), code="illegal_action") from None
+    table.apply_quietly(seat, word)
     new_version, finished = table.version, engine.finished
     to_act = [] if finished else list(engine.seats_to_act())
     _INSERT_ACTION_P.rows(
