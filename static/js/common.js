@@ -38,41 +38,7 @@
     return e;
   };
 
-  // A form with every game's settings (templates/_game_settings.html): the chosen game's
-  // are shown; a setting that belongs to a value of another (house-rule options to their
-  // variant) only with that value; a choice's hint for its value.
-  K.syncGameSettings = function (form, game) {
-    const valueOf = (name) => {
-      const el = form.elements[name];
-      return el && !el.disabled ? el.value : null;
-    };
-    for (const field of form.querySelectorAll(".game-setting[data-game]")) {
-      let off = field.dataset.game !== game;
-      if (!off && field.dataset.when) off = valueOf(field.dataset.when) !== field.dataset.whenValue;
-      field.hidden = off;
-      for (const input of field.querySelectorAll("select, input")) input.disabled = off;
-      const select = field.querySelector("select");
-      for (const hint of field.querySelectorAll(".choice-hint")) hint.hidden = !select || hint.dataset.value !== select.value;
-    }
-  };
-
   K.clear = function (e) { e.replaceChildren(); return e; }; // all at once: one DOM change, not one per child
-  /* Put `nodes` (nulls skipped) in `parent` unless it shows the same already (isEqualNode:
-     tags, attributes, text): an unchanged part of the table is then not laid out, painted
-     and rasterized again at every event. Listeners are not compared, so only for parts
-     whose listeners depend on nothing but what the part shows. */
-  /* el[prop] = value, unless it is so already (a text or class set again is a change to
-     lay out and paint again). */
-  K.setIfChanged = function (el, prop, value) {
-    if (el[prop] !== value) el[prop] = value;
-  };
-  K.replaceIfChanged = function (parent, nodes) {
-    const fresh = nodes.filter((x) => x !== null && x !== undefined && x !== false);
-    const old = parent.childNodes;
-    if (old.length === fresh.length && fresh.every((x, i) => x.isEqualNode(old[i]))) return false;
-    parent.replaceChildren(...fresh);
-    return true;
-  };
   K.sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
   /* "Your turn" sound: two short tones made with the Web Audio API (no sound file). A

@@ -28,7 +28,6 @@
     pausing: null, sending: null, message: null, error: null, selected: new Set(),
     held: null, seenTrick: null, lastTrickOpen: false, unread: 0, watchers: [], timeout: null,
     trickPause: Number(app.dataset.trickPause || 1500), daljeDelay: Number(app.dataset.daljeDelay || 700),
-    renders: 0, // redraws so far (a redraw leaves unchanged parts alone: a test that waits for one counts them)
   });
   /* The sheets link each ended deal to its analysis in the archive (the replay at that
      deal, the analysis asked for at once): for the players while the partie runs (only
@@ -179,18 +178,18 @@
   };
   function paintTimeout() {
     const t = ctl.timeout;
-    K.setIfChanged(ui.timeout, "hidden", !t);
-    if (!t) { K.setIfChanged(ui.timeout, "textContent", ""); return; }
+    ui.timeout.hidden = !t;
+    if (!t) { ui.timeout.textContent = ""; return; }
     const values = { word: ctl.wordText(t.word), name: ctl.name(t.seat) };
-    K.setIfChanged(ui.timeout, "textContent", CARD_RE.test(t.word)
+    ui.timeout.textContent = CARD_RE.test(t.word)
       ? K.T("Time ran out: the computer played {word} for {name}", values)
-      : K.T("Time ran out: the computer said “{word}” for {name}", values));
+      : K.T("Time ran out: the computer said “{word}” for {name}", values);
   }
   /* The members watching the table (not playing at it): their count and names. */
   function paintWatchers() {
     const names = ctl.watchers || [];
-    K.setIfChanged(ui.watchers, "hidden", !names.length);
-    K.setIfChanged(ui.watchers, "textContent", names.length ? K.T("Watching ({n}): {names}", { n: names.length, names: names.join(", ") }) : "");
+    ui.watchers.hidden = !names.length;
+    ui.watchers.textContent = names.length ? K.T("Watching ({n}): {names}", { n: names.length, names: names.join(", ") }) : "";
   }
 
   /* Every move said aloud for screen readers: "ana: dama pik". */
@@ -208,18 +207,15 @@
 
   function seatBox(s) {
     const box = ui.seats[ctl.rel(s)];
+    K.clear(box);
     const info = ctl.seats[s] || {};
-    const classes = [box.className.replace(/\s*(to-act|may-speak|away|computer|is-me)\b/g, "")];
+    box.className = box.className.replace(/\s*(to-act|may-speak|away|computer|is-me)\b/g, "");
     const acting = ctl.toAct.includes(s) && running();
-    if (acting) classes.push("to-act");
-    if (info.away && !info.computer) classes.push("away");
-    if (info.computer) classes.push("computer");
-    if (s === ctl.seat) classes.push("is-me");
-    if (s === ctl.seat && !acting && ctl.maySpeakSeats.includes(s) && running()) classes.push("may-speak");
-    const className = classes.join(" ");
-    if (box.className !== className) box.className = className; // the same classes: no restyle
-    if (box.dataset.seat !== String(s)) box.dataset.seat = String(s);
-    const parts = [];
+    if (acting) box.classList.add("to-act");
+    if (info.away && !info.computer) box.classList.add("away");
+    if (info.computer) box.classList.add("computer");
+    if (s === ctl.seat) box.classList.add("is-me");
+    box.dataset.seat = String(s);
     const nameRow = K.el("div.seat-name", null,
       K.el("span.name", { text: ctl.name(s) }),
       s === ctl.seat ? K.el("small.you", { text: ` (${K.T("You")})` }) : null);
@@ -231,22 +227,22 @@
       marks.append(K.el("span.mark.turn", { text: K.T("to act") }));
       if (ctl.deadline) marks.append(K.el("span.timer", { dataset: { deadline: ctl.deadline }, "aria-label": K.T("seconds left") }));
     } else if (s === ctl.seat && ctl.maySpeakSeats.includes(s) && running()) {
+      box.classList.add("may-speak");
       marks.append(K.el("span.mark.may-speak-mark", { text: K.T("may speak") }));
     }
-    parts.push(nameRow, marks);
+    box.append(nameRow, marks);
     const extra = G.seatExtras ? G.seatExtras(ctl, s) : null;
-    if (extra) parts.push(extra);
+    if (extra) box.append(extra);
     // Away seat: the others may agree to hand it to a computer player; everyone sees the votes.
     if (info.away && !info.computer && ctl.status === "running") {
       const voters = info.takeover_votes || [];
       const others = ctl.seats.filter((x) => x.seat !== s && !x.computer).length;
       if (voters.length) {
-        parts.push(K.el("p.takeover-votes", { text: K.T("{n} of {m} agreed to a computer player", { n: voters.length, m: others }) }));
+        box.append(K.el("p.takeover-votes", { text: K.T("{n} of {m} agreed to a computer player", { n: voters.length, m: others }) }));
       }
       if (ctl.seat !== null && s !== ctl.seat) {
         const mine = voters.includes(ctl.seat);
-        // its listener depends only on the seat (this box's), so an unchanged box may keep it
-        parts.push(K.el("button.btn.small.takeover", {
+        box.append(K.el("button.btn.small.takeover", {
           type: "button", disabled: mine ? true : null,
           onclick: () => fetch(`/api/parties/${ctl.partie}/takeover`, {
             method: "POST", headers: { "Content-Type": "application/json" },
@@ -255,7 +251,6 @@
         }, K.T("Hand over to a computer player"), voters.length ? ` (${voters.length} ${K.T("agreed")})` : ""));
       }
     }
-    K.replaceIfChanged(box, parts);
   }
 
   /* My hand: sorted, only legal cards clickable; arrows choose, Enter plays; keys 1..9, 0.
@@ -346,11 +341,10 @@
       if (ctl.seat === null) text = `${K.T("You are watching")} · ${text}`;
       else if (ctl.maySpeak()) { text += ` · ${K.T("you may make an offer meanwhile")}`; kind = "optional"; }
     } else if (ctl.seat === null) text = K.T("You are watching");
-    // Set at every redraw: changed only when they change (an unchanged page is not painted again).
-    K.setIfChanged(ui.status, "textContent", text);
-    K.setIfChanged(ui.status, "className", "status-line " + kind);
+    ui.status.textContent = text;
+    ui.status.className = "status-line " + kind;
     const rematch = $("rematch-form"); // a player's revanš, once the partie is over
-    if (rematch) K.setIfChanged(rematch, "hidden", !(ctl.finished && ctl.seat !== null));
+    if (rematch) rematch.hidden = !(ctl.finished && ctl.seat !== null);
     // Leave for good (a computer player takes my seat) while other members play; end the
     // partie at once when nobody else does (app/parties/leaving.py).
     const mine = ctl.seat !== null ? ctl.seats[ctl.seat] || {} : {};
@@ -359,8 +353,8 @@
     const leave = $("leave-choice");
     const end = $("end-choice");
     // a tournament table is played to its end: leaving is always the way out (data-always)
-    if (leave) K.setIfChanged(leave, "hidden", !(playing && (others || "always" in leave.dataset)));
-    if (end) K.setIfChanged(end, "hidden", !(playing && !others));
+    if (leave) leave.hidden = !(playing && (others || "always" in leave.dataset));
+    if (end) end.hidden = !(playing && !others);
   }
 
   /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */
@@ -379,10 +373,9 @@
   };
   function paintLastTrick() {
     const t = ctl.lastTrick();
-    K.setIfChanged(ui.lastTrickBtn, "disabled", !t);
-    const expanded = ctl.lastTrickOpen && t ? "true" : "false";
-    if (ui.lastTrickBtn.getAttribute("aria-expanded") !== expanded) ui.lastTrickBtn.setAttribute("aria-expanded", expanded);
-    K.setIfChanged(ui.lastTrick, "hidden", !(ctl.lastTrickOpen && t));
+    ui.lastTrickBtn.disabled = !t;
+    ui.lastTrickBtn.setAttribute("aria-expanded", ctl.lastTrickOpen && t ? "true" : "false");
+    ui.lastTrick.hidden = !(ctl.lastTrickOpen && t);
     if (ui.lastTrick.hidden) return;
     const box = K.clear(ui.lastTrick.querySelector(".lt-plays"));
     for (const [seat, card] of t.plays) {
@@ -417,30 +410,18 @@
     const on = keysOn();
     const words = [...ui.controls.querySelectorAll("button.word"), ...ui.center.querySelectorAll("button.word")];
     const cards = [...ui.hand.querySelectorAll("button.card")];
-    const shown = new Map(); // button -> its key as shown
-    const give = (b, key) => { keymap.set(key, b); shown.set(b, key.toUpperCase()); };
-    if (on) {
-      const live = words.filter((b) => !b.disabled);
-      const numbers = live.some((b) => /^\d+$/.test(plain(b.textContent)));
-      for (const b of live) {
-        const text = plain(b.textContent);
-        if (/^\d$/.test(text)) { if (!keymap.has(text)) give(b, text); continue; }
-        const key = [...text].find((ch) => /[a-z]/.test(ch) && !RESERVED.has(ch) && !keymap.has(ch));
-        if (key) give(b, key);
-      }
-      if (!numbers) cards.forEach((b, i) => { if (i < CARD_KEYS.length && !b.disabled) give(b, CARD_KEYS[i]); });
+    for (const b of [...words, ...cards]) { delete b.dataset.key; b.removeAttribute("aria-keyshortcuts"); }
+    if (!on) return;
+    const live = words.filter((b) => !b.disabled);
+    const numbers = live.some((b) => /^\d+$/.test(plain(b.textContent)));
+    const give = (b, key) => { keymap.set(key, b); b.dataset.key = key.toUpperCase(); b.setAttribute("aria-keyshortcuts", key.toUpperCase()); };
+    for (const b of live) {
+      const text = plain(b.textContent);
+      if (/^\d$/.test(text)) { if (!keymap.has(text)) give(b, text); continue; }
+      const key = [...text].find((ch) => /[a-z]/.test(ch) && !RESERVED.has(ch) && !keymap.has(ch));
+      if (key) give(b, key);
     }
-    // Changed only where they change: the hand's cards stay from one redraw to the next.
-    for (const b of [...words, ...cards]) {
-      const key = shown.get(b);
-      if (key === undefined) {
-        if (b.dataset.key !== undefined) delete b.dataset.key;
-        if (b.hasAttribute("aria-keyshortcuts")) b.removeAttribute("aria-keyshortcuts");
-      } else if (b.dataset.key !== key) {
-        b.dataset.key = key;
-        b.setAttribute("aria-keyshortcuts", key);
-      }
-    }
+    if (!numbers) cards.forEach((b, i) => { if (i < CARD_KEYS.length && !b.disabled) give(b, CARD_KEYS[i]); });
   }
 
   const typing = (t) => t && (t.isContentEditable || ["TEXTAREA", "SELECT"].includes(t.tagName)
@@ -500,9 +481,8 @@
   }
 
   function render() {
-    ctl.renders++;
-    K.setIfChanged(chatForm, "hidden", ctl.seat === null);
-    K.setIfChanged(chatNote, "hidden", ctl.seat !== null);
+    chatForm.hidden = ctl.seat === null;
+    chatNote.hidden = ctl.seat !== null;
     const before = document.activeElement;
     const from = inDecision(before) ? { word: before.dataset.word } : null;
     // While the last trick of a deal is shown the ended deal is drawn; the pause's `after`
