@@ -99,11 +99,9 @@ def database_url(backend, tmp_path, request) -> str:
         url = request.getfixturevalue("_pg_schema")
         _truncate_pg(url)
         return url
-    from app.db.migrate import upgrade
+    from tests.migrated import migrated_sqlite
 
-    url = f"sqlite:///{tmp_path / 'klub.db'}"
-    upgrade(url)
-    return url
+    return migrated_sqlite(tmp_path / "klub.db")
 
 
 @pytest.fixture

@@ -22,11 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def app(tmp_path):
-    from app.db.migrate import upgrade
+    from tests.migrated import migrated_sqlite
     from app.web.main import create_app
 
-    url = f"sqlite:///{tmp_path / 'klub.db'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "klub.db")
     return create_app(Settings(database_url=url, argon2_time_cost=1, argon2_memory_kib=1024, _env_file=None))
 
 

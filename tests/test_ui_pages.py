@@ -30,11 +30,10 @@ class FormClient(TestClient):
 
 @pytest.fixture
 def client(tmp_path):
-    from app.db.migrate import upgrade
+    from tests.migrated import migrated_sqlite
     from app.web.main import create_app
 
-    url = f"sqlite:///{tmp_path / 'klub.db'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "klub.db")
     settings = Settings(database_url=url, argon2_time_cost=1, argon2_memory_kib=8192, bot_delay_seconds=0)
     with FormClient(create_app(settings)) as c:
         yield c

@@ -34,10 +34,9 @@ class LiveServer:
 
 
 def start_server(tmp: Path, **env: str) -> LiveServer:
-    from app.db.migrate import upgrade
+    from tests.migrated import migrated_sqlite
 
-    db = f"sqlite:///{tmp / 'klub.db'}"
-    upgrade(db)
+    db = migrated_sqlite(tmp / "klub.db")
     sock = listening_socket()
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     environ = dict(os.environ)
