@@ -1,12 +1,13 @@
 """A Club evening in a real browser: an admin announces a Lora duplikat of two rounds of a
-short Lora (`bez` leaves out all but Dame) from the tournaments page; eight members
-register from theirs; round 1 starts and each hears of his table (a toast with the way
-to it, the tournament page's own "to my table"); they play to the end, with no computer
+short Lora (`bez` leaves out all but Žandar, a deal over once the J♣ is taken) from the
+tournaments page; eight members register (two from their pages, six over the API with
+their own sessions); round 1 starts and each hears of his table (a toast with the way to
+it, the tournament page's own "to my table"); they play to the end, with no computer
 player at any table; the standings, the secret and a board's traveller follow.
 
 One member plays by clicking on his table page; the seven others say their words over
-the API with their own sessions (their browsers' cookies), so the evening stays short.
-Tests wait on state, never on time.
+the API with their own sessions, so the evening stays short. Tests wait on state, never
+on time.
 """
 
 from __future__ import annotations
@@ -21,13 +22,23 @@ from tests.test_ui_browser_account import log_in
 from tests.ui_helpers import close_watched, shot, watched_page
 from tests.web_helpers import wait_for
 
-LEFT_OUT = ("vise", "manje", "herc", "zandar", "kralj", "lora")  # Dame alone: four deals, over once the queens are out
+LEFT_OUT = ("vise", "manje", "dame", "herc", "kralj", "lora")  # Žandar alone: four short deals
 
 
 def _session(pg, server) -> httpx.Client:
     """An HTTP client with the member's own session (his browser's cookies)."""
     cookies = {c["name"]: c["value"] for c in pg.context.cookies(server.url)}
     return httpx.Client(base_url=server.url, cookies=cookies, headers={"Origin": server.url}, timeout=30)
+
+
+def _api_member(server, name: str, tid: int) -> httpx.Client:
+    """A member who registers and joins the tournament over the API (his own session)."""
+    member = httpx.Client(base_url=server.url, headers={"Origin": server.url}, timeout=30)
+    r = member.post("/api/auth/register", json={"name": name, "password": "lozinka-turnir-1"})
+    assert r.status_code == 201, r.text
+    r = member.post(f"/api/tournaments/{tid}/register")
+    assert r.status_code == 200, r.text
+    return member
 
 
 def _api_word(seats: dict, partie_id: int, rng: random.Random) -> bool:
@@ -65,9 +76,12 @@ def _click_word(page) -> bool:
     return False
 
 
-def _my_table(pg, server, tid: int, round_no: int) -> int:
+def _my_table(who, server, tid: int, round_no: int) -> int:
+    """``who``: a page (his browser's session) or an API member's client."""
+    get = who.get if isinstance(who, httpx.Client) else (lambda path: who.request.get(server.url + path))
+
     def look():
-        data = pg.request.get(f"{server.url}/api/tournaments/{tid}").json()
+        data = get(f"/api/tournaments/{tid}").json()
         r = next((r for r in data["rounds_played"] if r["round"] == round_no), None)
         return r and r["my_table"]
     return wait_for(look, timeout=30)
@@ -75,9 +89,12 @@ def _my_table(pg, server, tid: int, round_no: int) -> int:
 
 def _play_round(clicker, others, server, tid: int, round_no: int, seed: int) -> None:
     tables: dict[int, dict] = {}
-    for pg in others:
-        partie_id = _my_table(pg, server, tid, round_no)
-        member = _session(pg, server)
+    opened: list[httpx.Client] = []  # the page members' sessions, closed after the round
+    for who in others:
+        partie_id = _my_table(who, server, tid, round_no)
+        member = who if isinstance(who, httpx.Client) else _session(who, server)
+        if member is not who:
+            opened.append(member)
         tables.setdefault(partie_id, {})[member.get(f"/api/parties/{partie_id}/view").json()["seat"]] = member
     rng = random.Random(seed)
     done: set[int] = set()
@@ -89,9 +106,8 @@ def _play_round(clicker, others, server, tid: int, round_no: int, seed: int) -> 
         if not clicked_done:
             clicked_done = _click_word(clicker)
         if clicked_done and len(done) == len(tables):
-            for seats in tables.values():
-                for member in seats.values():
-                    member.close()
+            for member in opened:
+                member.close()
             return
     raise AssertionError("the round did not finish")
 
@@ -124,7 +140,7 @@ def test_an_evening_of_lora_duplikat(browser, server):  # noqa: F811
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)
 
     members = []
-    for i in range(8):
+    for i in range(2):
         pg = watched_page(browser)
         register(pg, server, f"turnir{i}x")
         pg.goto(server.url + "/tournaments")
@@ -132,7 +148,9 @@ def test_an_evening_of_lora_duplikat(browser, server):  # noqa: F811
         pg.wait_for_url(re.compile(rf".*/tournaments/{tid}$"))
         assert pg.locator(".leave-tournament").count() == 1
         members.append(pg)
-    clicker, watcher, others = members[0], members[1], members[1:]
+    clicker, watcher = members
+    api_members = [_api_member(server, f"turnir{i}a{tid}", tid) for i in range(6)]
+    others = [watcher, *api_members]
     watcher.goto(server.url + "/lobby")  # he hears of the round by a toast
     clicker.goto(server.url + f"/tournaments/{tid}")  # his tournament page changes by itself
     clicker.wait_for_selector(".round-state[data-round='0']")
@@ -171,3 +189,5 @@ def test_an_evening_of_lora_duplikat(browser, server):  # noqa: F811
     shot(clicker, "tournament-traveller")
     for pg in [admin, *members]:
         close_watched(pg)
+    for member in api_members:
+        member.close()

@@ -131,7 +131,9 @@
       pinger = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: "ping" })), 45000);
       // Notices missed while the socket was down: the lobby reads itself again.
       if (again) document.dispatchEvent(new CustomEvent("klub:lobby", { detail: { type: "lobby" } }));
-      if (again && watched) document.dispatchEvent(new CustomEvent("klub:tournament", { detail: { type: "tournament" } }));
+      // A tournament page reads its live part on every connect: what changed between the
+      // page's render and this socket (a round's end, the last table finished) is not lost.
+      if (watched) document.dispatchEvent(new CustomEvent("klub:tournament", { detail: { type: "tournament" } }));
     });
     ws.addEventListener("message", (e) => {
       try { onFrame(JSON.parse(e.data)); } catch (err) { /* a frame we do not know */ }
