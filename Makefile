@@ -68,6 +68,9 @@ clean:
 # parties, 50 SIGKILLs and longer fuzzing (the audit and the kills split into shards that
 # the workers run side by side), and the tests marked `soak` (whole parties played in the
 # browser). .ci/run runs it after `make test`.
+# Three workers on two cores: the browser parties wait on the page about half their time,
+# and the audit's shards fill those waits.
+SOAK_WORKERS ?= 3
 soak: $(VENV)/.dev-installed chromium
 	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=6 \
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -rP --timeout 1500 --durations=15 -m "soak or scaled"
+	$(BIN)/python -m pytest -n $(SOAK_WORKERS) --dist worksteal -rP --timeout 1500 --durations=15 -m "soak or scaled"
