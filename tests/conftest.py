@@ -75,17 +75,33 @@ def _pg_schema():
     return PG_URL
 
 
+_EMPTYING: dict[str, tuple] = {}  # url -> (engine, the statements that empty its tables)
+
+
 def _truncate_pg(url: str) -> None:
+    """Empty every table and restart the ids: DELETE rather than TRUNCATE, which costs
+    100-400 ms per test for its fixed work per table (the tables of a test are tiny)."""
     from sqlalchemy import create_engine, text
 
     from app.db.database import normalize_url
     from app.db.models import Base
 
-    engine = create_engine(normalize_url(url))
-    names = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    if url not in _EMPTYING:
+        engine = create_engine(normalize_url(url), pool_size=1, pool_pre_ping=True)
+        with engine.connect() as conn:
+            sequences = list(conn.execute(text(
+                "SELECT quote_ident(sequence_schema) || '.' || quote_ident(sequence_name)"
+                " FROM information_schema.sequences")).scalars())
+        statements = [
+            # no foreign-key checks while emptying (the order of the cycles does not matter)
+            "SET LOCAL session_replication_role = replica",
+            *(f'DELETE FROM "{t.name}"' for t in reversed(Base.metadata.sorted_tables)),
+            *(f"ALTER SEQUENCE {name} RESTART" for name in sequences),
+        ]
+        _EMPTYING[url] = (engine, "; ".join(statements))
+    engine, sql = _EMPTYING[url]
     with engine.begin() as conn:
-        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    engine.dispose()
+        conn.exec_driver_sql(sql)
 
 
 @pytest.fixture(params=BACKENDS)
