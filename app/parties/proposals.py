@@ -350,8 +350,9 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
         for p in mine_running:
             summary = proposal_summary(p, member.id)
             table = open_table(club, s, p)
-            with table.lock:
-                summary["your_turn"] = summary["my_seat"] in table.latest.to_act
+            mine = p.seats[summary["my_seat"]]
+            with table.lock:  # (a seat a computer player took over is not waiting for me)
+                summary["your_turn"] = summary["my_seat"] in table.latest.to_act and not mine.taken_over
             if summary["slow"]:  # my clock there: what is left of my time (decision, bank, vacation)
                 summary["my_clock"] = slow.clocks(s, p, now)[summary["my_seat"]]
             playing.append(summary)

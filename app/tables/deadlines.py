@@ -10,6 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.club import Club
+from app.clock import waker
 from app.db.models import Partie
 from app.members.service import delete_expired_sessions
 from app.parties import slow
@@ -39,7 +40,7 @@ async def watch_deadlines(club: Club) -> None:
     last_cleanup = 0.0
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()  # a test moved the Club's clock: look now, not at the next poll
-    club.clock.on_change(lambda: loop.call_soon_threadsafe(moved.set))
+    club.clock.on_change(waker(loop, moved))
     while True:
         moved.clear()
         try:
