@@ -352,3 +352,38 @@ def test_a_due_decision_is_made_once_by_two_instances_after_a_restart(settings, 
         assert [src for _, src in words].count("timer") == 1
         assert member_row(one, "ana").vacation_hours_used == 240
         assert seat_row(one, pid, 0).timeouts == 1
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+
+def test_the_lobby_form_and_lists_and_the_account_holiday(client, app, clock):
+    from tests.test_ui_pages import FormClient
+
+    ana = FormClient(app, headers=ORIGIN)
+    assert ana.post("/api/auth/register", json={"name": "ana", "password": "klupska-lozinka-7"}).status_code == 201
+    form = {"game": "preferans", "preferans.bule": "30", "preferans.refe": "1", "timer": "43200", "bank": "0",
+            "weekends_off": "on", "seat1": "bot", "seat2": "bot"}
+    bad = ana.post("/lobby/propose", data={**form, "bank": "9"})
+    assert bad.status_code == 422 and "Rezerva vremena se daje u celim satima" in bad.text
+    r = ana.post("/lobby/propose", data=form, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/table/")
+    pid = int(r.headers["location"].rsplit("/", 1)[1])
+    summary = ana.get(f"/api/parties/{pid}").json()
+    assert (summary["timer"], summary["bank"], summary["weekends_off"]) == (43200, 0, True)
+    live = wait_for(lambda: "Dopisni stolovi koji čekaju vas: 1" in (t := ana.get("/lobby/live").text) and t)
+    assert 'class="slow-mark">dopisna partija' in live and "vaše vreme: 12 h" in live
+    page = ana.get(f"/table/{pid}").text
+    assert "Dopisna partija: 12 sati po odluci, vikendi se ne računaju." in page and "js/slow.js" in page
+    # /account: the year's vacation, a holiday and the way back
+    account = ana.get("/account").text
+    assert "Preostali odmor u 2025. godini: 240 od 240 sati." in account and 'id="holiday-form"' in account
+    bad = ana.post("/account/holiday", data={"until": "sutra"})
+    assert bad.status_code == 422 and 'id="holiday-error"' in bad.text
+    r = ana.post("/account/holiday", data={"until": "2025-01-07T09:00"}, follow_redirects=False)
+    assert r.status_code == 303
+    account = ana.get("/account").text
+    assert "Na odmoru do 2025-01-07 09:00 (UTC)." in account and "216 od 240" in account
+    clock.advance(hours=1)
+    assert ana.post("/account/holiday", data={"end": "1"}, follow_redirects=False).status_code == 303
+    assert "239 od 240" in ana.get("/account").text  # 23 whole hours came back

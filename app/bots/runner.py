@@ -153,6 +153,8 @@ class BotRunner:
                 return True  # someone acted first (or gave him time); look again
             log.warning("computer player at partie %s seat %s said %r: %s", partie_id, seat, word, e.message)
             return False
+        if seat in overdue:  # a slow seat's count of timed-out words changed: the table shows it
+            club.notify_partie(partie_id, {"kind": "seats"})
         return True
 
     def _bot_word(self, partie_id: int, version: int, seat: int, name: str | None, game: str,

@@ -446,15 +446,13 @@ def send_reminder(club: Club, partie_id: int, seat: int) -> bool:
 
 def looked(club: Club, partie_id: int, member_id: int) -> None:
     """The member read his table (his view over REST) while a decision waits for him."""
-    now = club.clock.now()
+    unseen = (PartieSeat.partie_id == partie_id, PartieSeat.member_id == member_id, PartieSeat.turn_since.is_not(None),
+              PartieSeat.seen_at.is_(None) | (PartieSeat.seen_at < PartieSeat.turn_since))
+    with club.db.read() as s:  # once per decision: no write for every read of the table
+        if s.scalar(select(PartieSeat.seat).where(*unseen)) is None:
+            return
     with club.db.write() as s:
-        s.execute(
-            update(PartieSeat)
-            .where(PartieSeat.partie_id == partie_id, PartieSeat.member_id == member_id,
-                   PartieSeat.turn_since.is_not(None),
-                   (PartieSeat.seen_at.is_(None)) | (PartieSeat.seen_at < PartieSeat.turn_since))
-            .values(seen_at=now)
-        )
+        s.execute(update(PartieSeat).where(*unseen).values(seen_at=club.clock.now()))
 
 
 # -- what the pages show -----------------------------------------------------------------

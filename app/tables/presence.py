@@ -43,7 +43,8 @@ def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) 
         if seat is None or partie.status != "running":
             return
         row = partie.seats[seat]
-        row.seen_at = club.clock.now()  # he looked at the table (a slow partie's reminder asks)
+        if slow.is_slow(partie.timer_seconds):
+            row.seen_at = club.clock.now()  # he looked at the table (the reminder asks)
         if row.away == (not connected):
             return
         row.away = not connected
