@@ -6,7 +6,7 @@ ManualClock the test moves (never sleeps): ana, on the lobby, is reminded when 8
 hour is gone; she opens the table late, into her bank, sees every seat's time left and
 passes; cica's hour and bank run out, a vacation hour is spent for her (her last of the
 year), then the timer says the safe word for her, three times; ana and bora hand her seat
-to a computer player, and cica takes it back. Screenshot: ``test-artifacts/slow-partie.png``.
+to a computer player, and cica, back, takes it again on her table page. Screenshot: ``test-artifacts/slow-partie.png``.
 """
 
 from __future__ import annotations
@@ -129,10 +129,14 @@ def test_a_slow_partie_over_days(browser, live_server, clock):
         pg.wait_for_function("() => Klub.table.seats[2].takeover_votes.length === 1")
         assert bora.post(f"/api/parties/{pid}/takeover", json={"seat": 2}).status_code == 200
         pg.wait_for_function("() => Klub.table.seats[2].computer")
-        # She is back and takes it again.
-        r = cica.post(f"/api/parties/{pid}/reclaim")
-        assert r.status_code == 200, r.text
+        # She is back: her table offers her seat back, and she takes it.
+        cookie = {**cookie, "value": cica.cookies[server.settings.cookie_name]}
+        back = watched_page(browser, cookies=[cookie])
+        back.goto(f"{server.url}/table/{pid}")
+        back.click("#seat-me button.reclaim-seat")
+        back.wait_for_selector("#seat-me .slow-clock[data-seat='2']")
         pg.wait_for_function("() => !Klub.table.seats[2].computer && Klub.table.seats[2].timeouts === 0")
+        close_watched(back)
     finally:
         close_watched(pg)
         for c in (ana_api, bora, cica):

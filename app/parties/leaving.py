@@ -39,7 +39,7 @@ def leave(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
     """Leave the partie for good: a computer player plays my seat from now on."""
     with club.db.write() as s:
         partie, row = _my_seat(club, s, partie_id, member)
-        if row.taken_over:
+        if row.taken_over and not row.reclaimable:  # (a seat voted away in a slow partie may still be left)
             raise Conflict("a computer player already plays your seat", code="already_left")
         row.taken_over = True
         row.away = True
