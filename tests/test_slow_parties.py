@@ -387,3 +387,18 @@ def test_the_lobby_form_and_lists_and_the_account_holiday(client, app, clock):
     clock.advance(hours=1)
     assert ana.post("/account/holiday", data={"end": "1"}, follow_redirects=False).status_code == 303
     assert "239 od 240" in ana.get("/account").text  # 23 whole hours came back
+
+
+@pytest.mark.parametrize("game", ["lora", "preferans"])
+def test_a_slow_table_page_keeps_the_static_budget(client, app, game):
+    """A slow partie's table page loads slow.js too: still at most 150 KB of JavaScript and
+    CSS (as every table page, tests/test_ui_pages.py)."""
+    import re
+
+    ana = register(app, "ana")
+    seats = [{"kind": "bot"}] * (3 if game == "lora" else 2)
+    pid = ana.post("/api/parties", json={"game": game, "timer": HOUR, "seats": seats}).json()["id"]
+    page = ana.get(f"/table/{pid}").text
+    assets = [u.split("?", 1)[0] for u in re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css)\?v=[0-9a-f]+)"', page)]
+    assert "/static/js/slow.js" in assets
+    assert sum(len(ana.get(a).content) for a in assets) <= 150 * 1024

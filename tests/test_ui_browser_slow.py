@@ -133,8 +133,10 @@ def test_a_slow_partie_over_days(browser, live_server, clock):
         cookie = {**cookie, "value": cica.cookies[server.settings.cookie_name]}
         back = watched_page(browser, cookies=[cookie])
         back.goto(f"{server.url}/table/{pid}")
-        back.click("#seat-me button.reclaim-seat")
+        back.click("#reclaim-form button.reclaim-seat")
+        back.wait_for_url(f"**/table/{pid}")
         back.wait_for_selector("#seat-me .slow-clock[data-seat='2']")
+        assert back.is_hidden("#reclaim-form")
         pg.wait_for_function("() => !Klub.table.seats[2].computer && Klub.table.seats[2].timeouts === 0")
         close_watched(back)
     finally:

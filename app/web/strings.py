@@ -223,7 +223,7 @@ JS_STRINGS = [
     # a slow partie's clocks (static/js/slow.js)
     N_("{d} d {h} h"), N_("{d} d"), N_("{h} h {m} min"), N_("{h} h"), N_("{m} min"),
     N_("{time} to decide"), N_("bank {time}"), N_("vacation {n} h"), N_("stands still"),
-    N_("timed out: {n}"), N_("Take my seat back"), N_("A computer player plays your seat for the others' vote."),
+    N_("timed out: {n}"),
     *NOTICE_STRINGS,
 ]
 

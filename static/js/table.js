@@ -94,7 +94,7 @@
       ctl.status = f.status;
       ctl.settings = f.settings || {};
       ctl.timer = f.timer;
-      ctl.slow = f.slow || null; // a slow partie's clocks (slow.js)
+      ctl.slow = f.slow; // a slow partie's clocks (slow.js)
       ctl.pausing = null;
       ctl.sending = null;
       ctl.held = null;
@@ -104,7 +104,7 @@
       applyFrame(f);
       render();
     },
-    event(f) { queue.push(f); pump(); if (ctl.slow && K.slowEvent) K.slowEvent(ctl); },
+    event(f) { queue.push(f); pump(); if (ctl.slow) K.slowEvent(); },
     ack(f) { if (ctl.sending === f.id) ctl.sending = null; render(); },
     error(f) {
       if (f.id && ctl.sending === f.id) ctl.sending = null;
@@ -235,11 +235,10 @@
     box.append(nameRow, marks);
     const extra = G.seatExtras ? G.seatExtras(ctl, s) : null;
     if (extra) box.append(extra);
-    const clock = ctl.slow && K.slowSeat ? K.slowSeat(ctl, s, info) : null;
+    const clock = ctl.slow && K.slowSeat(ctl, s, info);
     if (clock) box.append(clock);
-    // Away seat (a slow partie's: three timed-out words, slow.js): the others may agree to
-    // hand it to a computer player; everyone sees the votes.
-    const votable = ctl.slow ? (info.timeouts || 0) >= ctl.slow.timeouts_for_vote : info.away;
+    // Away seat (slow: three timed-out words): the others may agree to hand it to a computer player.
+    const votable = ctl.slow ? info.timeouts >= ctl.slow.timeouts_for_vote : info.away;
     if (votable && !info.computer && ctl.status === "running") {
       const voters = info.takeover_votes || [];
       const others = ctl.seats.filter((x) => x.seat !== s && !x.computer).length;
@@ -361,6 +360,8 @@
     // a tournament table is played to its end: leaving is always the way out (data-always)
     if (leave) leave.hidden = !(playing && (others || "always" in leave.dataset));
     if (end) end.hidden = !(playing && !others);
+    const back = $("reclaim-form"); // a slow partie: my seat voted to a computer player
+    if (back) back.hidden = !(mine.reclaimable && mine.taken_over && ctl.status === "running");
   }
 
   /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */
