@@ -62,3 +62,17 @@ class ManualClock:
     def on_change(self, callback: Callable[[], None]) -> None:
         with self._lock:
             self._listeners.append(callback)
+
+
+def waker(loop, event) -> Callable[[], None]:
+    """A clock listener that sets an asyncio ``event`` on ``loop`` (a watcher sleeping on a
+    deadline looks at once); nothing once that loop has closed (an app that stopped while
+    the clock lives on, as in a test that restarts the Club)."""
+
+    def wake() -> None:
+        try:
+            loop.call_soon_threadsafe(event.set)
+        except RuntimeError:
+            pass
+
+    return wake

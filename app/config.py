@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     analysis_workers: int = 1
     # How often the timer watcher looks for decisions whose time ran out.
     deadline_poll_seconds: float = 1.0
+    # Slow parties (app/parties/slow.py): how many slow parties a member may play (or have
+    # accepted) at once, and his vacation days a year (spent in whole hours).
+    slow_parties_max: int = 20
+    vacation_days_per_year: int = 10
     # How many past events of a table each instance keeps for reconnecting clients.
     event_history: int = 16
     # Garbage collector (app/gcpauses.py): freeze the survivors this often (0: leave the

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from app.ai import Bot, RandomBot, make_bot
 from app.club import Club
 from app.errors import ClubError
+from app.parties import slow
 from app.parties.lookup import get_partie, open_table
 from app.tables.service import apply_word
 
@@ -112,15 +113,21 @@ class BotRunner:
                 self._forget(partie_id)
                 return False
             table = open_table(club, s, partie)
-            timed_out = partie.deadline_at is not None and partie.deadline_at <= club.clock.now()
+            now = club.clock.now()
             seats = {row.seat: row for row in partie.seats}
+            if slow.is_slow(partie.timer_seconds):  # each player's own clock (app/parties/slow.py)
+                timed_out = False
+                overdue = {row.seat for row in partie.seats if row.deadline_at is not None and row.deadline_at <= now}
+            else:
+                timed_out = partie.deadline_at is not None and partie.deadline_at <= now
+                overdue = set()
             with table.lock:
                 engine = table.engine
                 version = table.version
                 due = [
                     seat
                     for seat in (engine.seats_to_act() if not engine.finished else [])
-                    if seats[seat].played_by_bot or timed_out
+                    if seats[seat].played_by_bot or timed_out or seat in overdue
                 ]
                 if not due:
                     return False
@@ -131,16 +138,23 @@ class BotRunner:
                 # A person's time ran out: the game's safe word when it has one (dalje,
                 # ne pratim, moze, ne kladim, odbijam), else the computer player's choice.
                 word = None if row.played_by_bot else engine.timeout_word(seat)
+        if seat in overdue:
+            # A slow clock ran out: his vacation hours first; the safe word once none is left.
+            outcome = slow.spend_vacation(club, partie_id, seat, version)
+            if outcome != slow.EXHAUSTED:
+                return outcome == slow.SPENT
         if word is None:
             word = self._bot_word(partie_id, version, seat, row.bot, partie.game, view, legal)
         source = "bot" if row.played_by_bot else "timer"
         try:
             apply_word(club, partie_id, seat, word, version, None, None, source)
         except ClubError as e:
-            if e.code == "stale_version":
-                return True  # someone acted first; look again
+            if e.code in ("stale_version", "not_due"):
+                return True  # someone acted first (or gave him time); look again
             log.warning("computer player at partie %s seat %s said %r: %s", partie_id, seat, word, e.message)
             return False
+        if seat in overdue:  # a slow seat's count of timed-out words changed: the table shows it
+            club.notify_partie(partie_id, {"kind": "seats"})
         return True
 
     def _bot_word(self, partie_id: int, version: int, seat: int, name: str | None, game: str,

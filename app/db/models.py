@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from app.db.types import UTCDateTime, utcnow
@@ -40,6 +40,13 @@ class Member(Base):
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Slow parties (app/parties/slow.py): "on holiday until", switched on ahead (his clocks
+    # stand still from holiday_from to holiday_until), and the vacation hours he spent in
+    # vacation_year (of the yearly allowance, KLUB_VACATION_DAYS_PER_YEAR).
+    holiday_from: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    holiday_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    vacation_year: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    vacation_hours_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class LoginSession(Base):
@@ -80,6 +87,10 @@ class Partie(Base):
     # Engine settings only (what goes into the record); the timer is a table option.
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     timer_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A slow partie (timer_seconds >= 3600, app/parties/slow.py): each player's time bank at
+    # the start, and whether weekends (Saturday and Sunday, UTC) stop the clocks.
+    bank_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    weekends_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # proposed -> running -> finished; or proposed -> withdrawn; or running -> abandoned
     # (ended early by its last member, app/parties/leaving.py).
     status: Mapped[str] = mapped_column(String(16), default="proposed", index=True)
@@ -124,6 +135,26 @@ class PartieSeat(Base):
     taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
     # Seats that agreed to hand this seat to a computer player.
     takeover_votes: Mapped[list[int]] = mapped_column(JSON, default=list)
+    # -- the clock of a slow partie (app/parties/slow.py); empty in a live one --
+    # What is left of the seat's time bank (seconds), charged when a decision ends.
+    bank_left: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The current decision: when it became his (None: not his turn), from when his clock
+    # counts again (the start, or when a holiday was switched), and the seconds counted
+    # before that; the vacation hours it took; when his time runs out (decision time, bank
+    # and those hours) and when the reminder is due (80% of the decision time).
+    turn_since: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    clock_from: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    used_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    vacation_hours: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    remind_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    reminded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # When the member last looked at the table (his table socket opened or closed, his view read).
+    seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # The words the timer said for him in this partie (three: the others may vote his seat
+    # to a computer player), and whether he may take his seat back (it was voted away).
+    timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    reclaimable: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     member: Mapped[Member | None] = relationship(lazy="joined")
 

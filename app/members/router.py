@@ -6,7 +6,10 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
+from datetime import datetime
+
 from app.members import profile, resets, service
+from app.parties import slow
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.members.cookies import form_token
 from app.deps import ClubDep, MemberDep
@@ -147,3 +150,28 @@ def disable(name: str, member: MemberDep, club: ClubDep):
 def enable(name: str, member: MemberDep, club: ClubDep):
     service.set_disabled(club.db, member, name, False)
     return {"ok": True}
+
+
+class HolidayIn(BaseModel):
+    until: datetime = Field(description="when the holiday ends (ISO 8601; without a zone: UTC)")
+
+
+@router.get("/me/vacation", summary="My vacation this year (slow parties): hours left, and my holiday if I am on one")
+def my_vacation(member: MemberDep, club: ClubDep):
+    return slow.get_vacation(club, member.id)
+
+
+@router.put(
+    "/me/holiday",
+    summary="Go on holiday until a time: my slow parties' clocks stand still (paid at once from my vacation, "
+            "in whole hours)",
+    responses={422: {"description": "not in the future, or more than my vacation left this year"}},
+)
+def go_on_holiday(body: HolidayIn, member: MemberDep, club: ClubDep):
+    return slow.set_holiday(club, member.id, body.until)
+
+
+@router.delete("/me/holiday", summary="Back from holiday now (the whole hours not used are given back)",
+               responses={409: {"description": "not on holiday"}})
+def end_holiday(member: MemberDep, club: ClubDep):
+    return slow.set_holiday(club, member.id, None)

@@ -18,6 +18,7 @@ from app.club import Club
 from app.db.models import Partie, PartieSeat
 from app.errors import Conflict
 from app.members.service import CurrentMember
+from app.parties import slow
 from app.parties.lookup import my_running_seat, seats_info
 from app.realtime import notices
 
@@ -38,7 +39,7 @@ def leave(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
     """Leave the partie for good: a computer player plays my seat from now on."""
     with club.db.write() as s:
         partie, row = _my_seat(club, s, partie_id, member)
-        if row.taken_over:
+        if row.taken_over and not row.reclaimable:  # (a seat voted away in a slow partie may still be left)
             raise Conflict("a computer player already plays your seat", code="already_left")
         row.taken_over = True
         row.away = True
@@ -46,6 +47,8 @@ def leave(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
         for other in partie.seats:  # my agreement to hand another seat over no longer counts
             if row.seat in (other.takeover_votes or []):
                 other.takeover_votes = [v for v in other.takeover_votes if v != row.seat]
+        row.reclaimable = False  # left for good: not to be taken back
+        slow.resettle(club, s, partie)  # a slow partie: my clock stops
         out = {"status": partie.status, "seats": seats_info(partie)}
         game = partie.game
     club.notify_partie(partie_id, {"kind": "seats"})

@@ -95,6 +95,10 @@ def seats_info(partie: Partie) -> list[dict[str, Any]]:
             "computer": s.played_by_bot,
             "taken_over": s.taken_over,
             "takeover_votes": list(s.takeover_votes or []),
+            # slow parties (app/parties/slow.py): the words the timer said for him; whether he
+            # may take back the seat the others voted to a computer player
+            "timeouts": s.timeouts or 0,
+            "reclaimable": bool(s.reclaimable),
         }
         for s in partie.seats
     ]

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import object_session
 
 from app.club import Club
 from app.db.database import for_update
@@ -24,11 +25,13 @@ from app.games.base import SettingsError
 from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
 from app.tables.engines import game_of
+from app.parties import slow
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
+from app.tables.engines import new_engine
 from app.tournaments.privacy import open_to
 
-TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds
+TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds; or a slow timer (app/parties/slow.py)
 # A notice to members (app/realtime/notices.py): whom, its kind, what else it says.
 Tell = tuple[Sequence[int | None], str, dict[str, Any]]
 
@@ -50,9 +53,12 @@ def _check_settings(game: GameDescriptor, settings: dict[str, Any] | None) -> di
 def _check_timer(timer: int | None) -> int | None:
     if not timer:
         return None
-    if not isinstance(timer, int) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
+    live = isinstance(timer, int) and not isinstance(timer, bool) and TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]
+    if not live and timer not in slow.SLOW_TIMERS:
         raise Invalid(
-            f"the timer is off or {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds per decision", code="invalid_timer"
+            f"the timer is off, {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds per decision, or a slow timer of "
+            f"{', '.join(str(t) for t in slow.SLOW_TIMERS)} seconds (1, 3, 12 or 24 hours or 3 days)",
+            code="invalid_timer",
         )
     return timer
 
@@ -75,12 +81,17 @@ def propose(
     exhibition: bool = False,
     *,
     rematch_of: int | None = None,
+    bank: int | None = None,
+    weekends_off: bool = False,
 ) -> int:
     """A new proposal; ``rematch_of``: the finished partie it is the revanš of (told to
-    the invited members, app/parties/rematch.py)."""
+    the invited members, app/parties/rematch.py). A slow timer (an hour or more per
+    decision) may have a time bank per player (``bank`` seconds, whole hours; None: twice
+    the decision time) and leave weekends out (app/parties/slow.py)."""
     descriptor = game_of(game)
     settings = _check_settings(descriptor, settings)
     timer = _check_timer(timer)
+    bank, weekends_off = slow.check_slow_options(timer or 0, bank, weekends_off)
     n = descriptor.seats_for(settings)
     if exhibition:
         seats = seats or [SeatSpec("bot")] * n
@@ -89,6 +100,8 @@ def propose(
     elif len(seats) != n - 1:
         raise Invalid(f"{game} has {n} seats: name the {n - 1} beside yours", code="invalid_seats")
     with club.db.write() as s:
+        if slow.is_slow(timer) and not exhibition:
+            slow.check_cap(club, s, member.id, member.name)
         rows: list[PartieSeat] = []
         if not exhibition:
             rows.append(PartieSeat(seat=0, kind="member", member_id=member.id, answer="accepted"))
@@ -113,6 +126,8 @@ def propose(
             game=game,
             settings=settings,
             timer_seconds=timer,
+            bank_seconds=bank,
+            weekends_off=weekends_off,
             exhibition=exhibition,
             proposer_id=member.id,
             status="proposed",
@@ -140,6 +155,9 @@ def _start_if_ready(partie: Partie, now: datetime) -> bool:
     partie.seed = secrets.token_hex(16)
     partie.started_at = now
     partie.version = 0
+    if slow.is_slow(partie.timer_seconds):  # the players' clocks start with the partie
+        to_act = list(new_engine(partie.game, partie.settings or {}, partie.seed).seats_to_act())
+        slow.start_clocks(object_session(partie), partie, to_act, now)
     return True
 
 
@@ -177,6 +195,8 @@ def answer(club: Club, member: CurrentMember, partie_id: int, accept: bool) -> d
         seat = next((row for row in partie.seats if row.member_id == member.id and row.kind == "member"), None)
         if seat is None or seat.seat == 0:
             raise Forbidden("you are not invited to this partie", code="not_invited")
+        if accept and slow.is_slow(partie.timer_seconds) and seat.answer != "accepted":
+            slow.check_cap(club, s, member.id, member.name)
         seat.answer = "accepted" if accept else "declined"
         started = accept and _start_if_ready(partie, club.clock.now())
         out = proposal_summary(partie, member.id)
@@ -196,6 +216,8 @@ def join(club: Club, member: CurrentMember, partie_id: int, seat_no: int | None 
             open_seats = [row for row in open_seats if row.seat == seat_no]
         if not open_seats:
             raise Conflict("no open seat to take", code="no_open_seat")
+        if slow.is_slow(partie.timer_seconds):
+            slow.check_cap(club, s, member.id, member.name)
         row = open_seats[0]
         row.member_id = member.id
         row.answer = "accepted"
@@ -262,6 +284,10 @@ def proposal_summary(partie: Partie, member_id: int | None = None) -> dict[str, 
         "game": partie.game,
         "settings": partie.settings,
         "timer": partie.timer_seconds,
+        # a slow partie (app/parties/slow.py): each player's time bank, weekends left out
+        "slow": slow.is_slow(partie.timer_seconds),
+        "bank": partie.bank_seconds,
+        "weekends_off": bool(partie.weekends_off),
         "status": partie.status,
         "exhibition": partie.exhibition,
         "proposer": partie.proposer.name if partie.proposer else None,
@@ -298,8 +324,10 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
         mine_running = s.scalars(
             select(Partie)
             .join(PartieSeat)
-            # a seat he left for good (a computer player took it) is no table of his
-            .where(Partie.status == "running", PartieSeat.member_id == member.id, PartieSeat.taken_over.is_(False))
+            # a seat he left for good (a computer player took it) is no table of his; one the
+            # others voted away in a slow partie is, he may take it back (app/tables/presence.py)
+            .where(Partie.status == "running", PartieSeat.member_id == member.id,
+                   PartieSeat.taken_over.is_(False) | PartieSeat.reclaimable.is_(True))
             .order_by(Partie.id)
         ).all()
         watchable = s.scalars(
@@ -318,18 +346,27 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
             elif answer is None and any(r.kind == "open" for r in p.seats):
                 open_.append(summary)
         playing = []
+        now = club.clock.now()
         for p in mine_running:
             summary = proposal_summary(p, member.id)
             table = open_table(club, s, p)
-            with table.lock:
-                summary["your_turn"] = summary["my_seat"] in table.latest.to_act
+            mine = p.seats[summary["my_seat"]]
+            with table.lock:  # (a seat a computer player took over is not waiting for me)
+                summary["your_turn"] = summary["my_seat"] in table.latest.to_act and not mine.taken_over
+            if summary["slow"]:  # my clock there: what is left of my time (decision, bank, vacation)
+                summary["my_clock"] = slow.clocks(s, p, now)[summary["my_seat"]]
             playing.append(summary)
+        # The live tables first; then the slow ones, those waiting for me first, the least time left first.
+        playing.sort(key=lambda x: (x["slow"], not x["your_turn"],
+                                    (x.get("my_clock") or {}).get("left", 0) if x["slow"] else 0, x["id"]))
         return {
             "invitations": invited,
             "open": open_,
             "mine": own,
             "accepted": accepted,
             "playing": playing,
+            # the slow tables where it is my turn
+            "slow_waiting": sum(1 for x in playing if x["slow"] and x["your_turn"]),
             "running": [proposal_summary(p, member.id) for p in watchable],
         }
 

@@ -57,13 +57,15 @@ def rematch(club: Club, member: CurrentMember, partie_id: int) -> Rematch:
             raise Conflict("a revanš is asked for once the partie is over", code="not_finished")
         pending = _open_rematch(s, partie, member.id)
         game, settings, timer = partie.game, dict(partie.settings or {}), partie.timer_seconds
+        bank, weekends_off = partie.bank_seconds, bool(partie.weekends_off)
         others = seat_specs(rotated(partie, seat)[1:])
     if pending is not None:
         pending_id, answer = pending
         if answer != "accepted":
             proposals.answer(club, member, pending_id, True)
         return Rematch(pending_id, created=False)
-    new_id = proposals.propose(club, member, game, settings, timer, others, rematch_of=partie_id)
+    new_id = proposals.propose(club, member, game, settings, timer, others, rematch_of=partie_id,
+                               bank=bank, weekends_off=weekends_off)
     return Rematch(new_id, created=True)
 
 

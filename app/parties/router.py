@@ -33,7 +33,11 @@ class ProposalIn(BaseModel):
         default_factory=dict, description="the game's settings; " + "; ".join(
             f"{g.code}: {g.default_settings()}" for g in descriptors() if g.settings)
     )
-    timer: int | None = Field(default=None, description="seconds per decision (15..300), or null for none")
+    timer: int | None = Field(default=None, description="seconds per decision: 15..300 (live), or a slow timer "
+                              "3600, 10800, 43200, 86400 or 259200 (1, 3, 12, 24 hours, 3 days); null for none")
+    bank: int | None = Field(default=None, description="slow timer: each player's time bank in seconds, whole "
+                             "hours up to a week (default: twice the decision time)")
+    weekends_off: bool = Field(default=False, description="slow timer: Saturdays and Sundays (UTC) do not count")
     seats: list[SeatIn] = Field(default_factory=list, description="the seats after mine (seat 1, 2, ...)")
     exhibition: bool = Field(default=False, description="computer players only; I watch")
 
@@ -45,7 +49,8 @@ class JoinIn(BaseModel):
 @router.post("/parties", status_code=201, summary="Propose a partie (it starts when every seat is filled)")
 def propose(body: ProposalIn, member: MemberDep, club: ClubDep):
     partie_id = proposals.propose(
-        club, member, body.game, body.settings, body.timer, [s.spec() for s in body.seats], body.exhibition
+        club, member, body.game, body.settings, body.timer, [s.spec() for s in body.seats], body.exhibition,
+        bank=body.bank, weekends_off=body.weekends_off,
     )
     return proposals.get_summary(club, partie_id, member)
 

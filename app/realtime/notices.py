@@ -12,7 +12,10 @@ named me is gone), ``accepted``, ``declined``, ``joined`` (of my proposal), ``st
 at a table is over), ``answered`` (I answered, joined or started a partie on another
 page of mine), ``ended`` (a partie I played in is over), ``present`` (I opened or closed
 my seat's table: a turn there is not unread while I sit at it), ``round`` (a round of a
-tournament I play began: its ``partie`` is my table, app/tournaments/rounds.py).
+tournament I play began: its ``partie`` is my table, app/tournaments/rounds.py),
+``reminder`` (80% of my decision time at a slow partie is gone and I have not looked at
+the table since the decision began: ``left``, the seconds left with my bank and the
+vacation hours spent; once per decision, app/parties/slow.py).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 from app.realtime.hub import Hub
 
 # Kinds a page tells the member about (a toast, the sound); the others only change the count.
-TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended", "round"})
+TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended", "round", "reminder"})
 LOBBY_CHANNEL = "lobby"  # every change of the proposals and tables (app.parties.proposals)
 TOURNAMENT_PREFIX = "tournament:"  # + id: a tournament's page (app/tournaments/rounds.py)
 

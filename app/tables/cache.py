@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Action, Partie
 from app.games.base import may_speak
+from app.parties.slow import is_slow
 from app.tables.engines import new_engine
 
 def to_json(value: Any) -> str:
@@ -224,8 +225,9 @@ def standing_timeout(
 def deadline_for(
     to_act: list[int], finished: bool, at: datetime | None, timer_seconds: int | None, bot_seats: set[int]
 ) -> datetime | None:
-    """When the seats to act run out of time, if the timer is on and a person is to act."""
-    if not timer_seconds or finished or at is None:
+    """When the seats to act run out of time, if the live timer is on and a person is to act
+    (a slow partie's clocks are its seats', app/parties/slow.py: none here)."""
+    if not timer_seconds or finished or at is None or is_slow(timer_seconds):
         return None
     if not any(seat not in bot_seats for seat in to_act):
         return None

@@ -1,4 +1,5 @@
-"""Decision timers: the deadline lives in the database, so a restarted server honours it."""
+"""Decision timers: the deadline lives in the database, so a restarted server honours it;
+and the reminders of slow parties' decisions (app/parties/slow.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.club import Club
+from app.clock import waker
 from app.db.models import Partie
 from app.members.service import delete_expired_sessions
+from app.parties import slow
 
 log = logging.getLogger("klub.timer")
 SESSION_CLEANUP_SECONDS = 600
@@ -32,16 +35,20 @@ def resume_running(club: Club) -> None:
 
 
 async def watch_deadlines(club: Club) -> None:
-    """Hand decisions whose time ran out to the computer; now and then drop expired sessions."""
+    """Hand decisions whose time ran out to the computer, remind slow players; now and then
+    drop expired sessions."""
     last_cleanup = 0.0
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()  # a test moved the Club's clock: look now, not at the next poll
-    club.clock.on_change(lambda: loop.call_soon_threadsafe(moved.set))
+    club.clock.on_change(waker(loop, moved))
     while True:
         moved.clear()
         try:
             for partie_id in await run_in_threadpool(expired_parties, club):
                 club.poke_bots(partie_id)
+            # Slow parties: a decision 80% through its time, told once (app/parties/slow.py).
+            for partie_id, seat in await run_in_threadpool(slow.due_reminders, club):
+                await run_in_threadpool(slow.send_reminder, club, partie_id, seat)
             if loop.time() - last_cleanup > SESSION_CLEANUP_SECONDS:
                 last_cleanup = loop.time()
                 await run_in_threadpool(delete_expired_sessions, club.db, club.settings)

@@ -3,6 +3,11 @@
 A player may leave and come back at any time; the others see the seat as away. When
 every other person at the table agrees, a computer player takes the away seat for the
 rest of the partie.
+
+A slow partie (app/parties/slow.py) is played by members who are away most of the
+time: there the others may vote a seat to a computer player only after the timer said
+three words for it (``timeouts``), whether he is away or not; and he may take it back
+(:func:`reclaim`) whenever he returns.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from typing import Any
 from app.club import Club
 from app.errors import Conflict, Invalid
 from app.members.service import CurrentMember
+from app.parties import slow
 from app.parties.lookup import get_partie, my_running_seat, seat_of, seats_info
+from app.realtime import notices
 
 
 def set_away(club: Club, member: CurrentMember, partie_id: int, away: bool) -> list[dict[str, Any]]:
@@ -36,6 +43,8 @@ def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) 
         if seat is None or partie.status != "running":
             return
         row = partie.seats[seat]
+        if slow.is_slow(partie.timer_seconds):
+            row.seen_at = club.clock.now()  # he looked at the table (the reminder asks)
         if row.away == (not connected):
             return
         row.away = not connected
@@ -52,9 +61,13 @@ def vote_takeover(club: Club, member: CurrentMember, partie_id: int, seat_no: in
         if not 0 <= seat_no < len(partie.seats) or seat_no == mine.seat:
             raise Invalid("name another player's seat", code="invalid_seat")
         target = partie.seats[seat_no]
+        slow_partie = slow.is_slow(partie.timer_seconds)
         if target.played_by_bot:
             raise Conflict("a computer player already plays that seat", code="already_computer")
-        if not target.away:
+        if slow_partie and target.timeouts < slow.TIMEOUTS_FOR_VOTE:
+            raise Conflict(f"in a slow partie a seat is handed to a computer player after {slow.TIMEOUTS_FOR_VOTE} "
+                           f"timed-out decisions; this one has {target.timeouts}", code="not_timed_out")
+        if not slow_partie and not target.away:
             raise Conflict("that player is at the table", code="not_away")
         votes = set(target.takeover_votes or [])
         votes.add(mine.seat) if agree else votes.discard(mine.seat)
@@ -62,11 +75,37 @@ def vote_takeover(club: Club, member: CurrentMember, partie_id: int, seat_no: in
         if others <= votes:
             target.taken_over = True
             target.takeover_votes = []
+            target.reclaimable = slow_partie  # he may take it back (reclaim)
+            slow.resettle(club, s, partie)
             taken = True
         else:
             target.takeover_votes = sorted(votes)
         seats = seats_info(partie)
+        member_id = target.member_id
     club.notify_partie(partie_id, {"kind": "seats"})
     if taken:
+        club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})
+        notices.tell(club.hub, [member_id], "answered", partie=partie_id, by=member.name, game=partie.game)
         club.poke_bots(partie_id)
+    return seats
+
+
+def reclaim(club: Club, member: CurrentMember, partie_id: int) -> list[dict[str, Any]]:
+    """Take back my seat of a slow partie that the others handed to a computer player: I
+    play it again from now on (a decision waiting for me starts its clock now), and the
+    count of my timed-out words starts again."""
+    with club.db.write() as s:
+        partie, row = my_running_seat(club, s, partie_id, member)
+        if not (row.taken_over and row.reclaimable):
+            raise Conflict("a computer player does not play your seat for the others' vote; nothing to take back",
+                           code="not_reclaimable")
+        row.taken_over = row.reclaimable = row.away = False
+        row.takeover_votes = []
+        row.timeouts = 0
+        row.seen_at = club.clock.now()
+        slow.resettle(club, s, partie)
+        seats = seats_info(partie)
+    club.notify_partie(partie_id, {"kind": "seats"})
+    club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})
+    notices.tell(club.hub, [member.id], "answered", partie=partie_id, by=member.name, game=partie.game)
     return seats

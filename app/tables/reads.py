@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.db.models import Partie
 from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
+from app.parties.slow import is_slow, slow_frame
 from app.tables.cache import Snapshot
 from app.tables.frames import event_frame, event_text, state_frame
 from app.tournaments.privacy import check_may_watch
@@ -27,7 +28,10 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dic
             return state_frame(partie, None, seat)
         table = open_table(club, s, partie)
         with table.lock:
-            return state_frame(partie, table.latest, seat)
+            frame = state_frame(partie, table.latest, seat)
+        if is_slow(partie.timer_seconds):  # every seat's clock (app/parties/slow.py)
+            frame["slow"] = slow_frame(s, partie, club.clock.now())
+        return frame
 
 
 def cached_event_texts_since(

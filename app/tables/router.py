@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.parties import slow
 from app.tables import chat, presence, reads, service
 from app.deps import ClubDep, MemberDep
 from app.responses import FastJSONResponse
@@ -32,7 +33,21 @@ class ChatIn(BaseModel):
 
 @router.get("/view", summary="The table as my seat sees it (spectators: public only)")
 def view(partie_id: int, member: MemberDep, club: ClubDep):
-    return FastJSONResponse(reads.table_state(club, partie_id, member))
+    state = reads.table_state(club, partie_id, member)
+    if "slow" in state and state.get("seat") in (state.get("to_act") or []):
+        slow.looked(club, partie_id, member.id)  # he read his table: no reminder for this decision
+    return FastJSONResponse(state)
+
+
+@router.get("/clocks", summary="A slow partie's clocks: each seat's decision time, bank and vacation left")
+def clocks(partie_id: int, member: MemberDep, club: ClubDep):
+    return slow.table_clocks(club, partie_id, member.id)
+
+
+@router.post("/reclaim", summary="Slow partie: take back my seat that the others handed to a computer player",
+             responses={409: {"description": "my seat was not voted to a computer player"}})
+def reclaim(partie_id: int, member: MemberDep, club: ClubDep):
+    return {"seats": presence.reclaim(club, member, partie_id)}
 
 
 @router.get("/legal", summary="The words my seat may say now")

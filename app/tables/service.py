@@ -22,6 +22,7 @@ from app.db.models import Action, Partie, PartieSeat
 from app.db.prepared import Prepared
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.games.base import GameError
+from app.parties import slow
 from app.parties.events import PartieFinished
 from app.parties.lookup import get_partie, open_table, seat_of
 from app.realtime import notices
@@ -288,6 +289,9 @@ def _apply_in(conn, table: LiveTable, job: Word, now: datetime) -> Applied | _Sa
             current = state_frame(get_partie(s, partie_id), table.latest, seat if job.source == "member" else None)
         raise StaleVersion(f"the table is at version {partie_version}, not {job.version}", current=current)
     engine = table.engine
+    slow_clocks = slow.is_slow(timer_seconds)
+    if slow_clocks and job.source == "timer":
+        slow.check_due(conn, partie_id, seat, now)  # checked before the engine moves
     if job.source == DEADLINE:
         if word != engine.deadline_word or not engine.accepts_deadline():
             raise Invalid(f"{word!r} is not this partie's deadline word now", code="illegal_action")
@@ -317,11 +321,11 @@ def _apply_in(conn, table: LiveTable, job: Word, now: datetime) -> Applied | _Sa
             "created_at": now,
         },
     )
-    values: dict[str, Any] = {
-        "pid": partie_id,
-        "version": new_version,
-        "deadline_at": deadline_for(to_act, finished, now, timer_seconds, bots),
-    }
+    if slow_clocks:  # each player's own clock (app/parties/slow.py)
+        deadline = slow.after_word(conn, partie_id, to_act, now, seat, job.source)
+    else:
+        deadline = deadline_for(to_act, finished, now, timer_seconds, bots)
+    values: dict[str, Any] = {"pid": partie_id, "version": new_version, "deadline_at": deadline}
     if finished:
         values["status"] = "finished"
         values["finished_at"] = now

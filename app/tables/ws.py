@@ -7,7 +7,7 @@ Server frames (every one carries ``version``, the partie version it reflects):
   seat's ``view`` and ``legal`` words after it, the turn (``to_act``) and the seats that
   may speak out of turn (``may_speak``); versions come one by one, without gaps;
 - ``ack`` / ``error``: the answer to the client's ``action`` (by its ``id``);
-- ``seats`` (away, computer takeover), ``chat``, ``pong``;
+- ``seats`` (away, computer takeover; a slow partie's clocks as ``slow``), ``chat``, ``pong``;
 - ``watchers``: the names of the members watching the table (spectators) whenever one
   comes or goes (the ``state`` frame, and the ``seats`` frame of a reconnection, carry
   them as ``watchers`` too).
@@ -222,8 +222,11 @@ class TableConnection:
             if summary["status"] != self.status:
                 await self.send_state()  # the partie started, ended or was withdrawn
                 return True
+            frame = {"type": "seats", "version": self.sent_version, "seats": summary["seats"]}
+            if "slow" in summary:  # a slow partie's clocks changed with the seats (app/parties/slow.py)
+                frame["slow"] = summary["slow"]
             async with self.send_lock:
-                await self.send({"type": "seats", "version": self.sent_version, "seats": summary["seats"]})
+                await self.send(frame)
         elif kind == "chat":
             async with self.send_lock:
                 await self.send({"type": "chat", "version": self.sent_version, "message": notice.get("message")})

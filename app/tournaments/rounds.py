@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.club import Club
+from app.clock import waker
 from app.db.database import for_update
 from app.db.models import Partie, PartieSeat, Rating, Tournament, TournamentRound
 from app.games.descriptor import GameDescriptor
@@ -304,7 +305,7 @@ async def watch_tournaments(club: Club) -> None:
     was down)."""
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()
-    club.clock.on_change(lambda: loop.call_soon_threadsafe(moved.set))
+    club.clock.on_change(waker(loop, moved))
     first = True
     while True:
         moved.clear()

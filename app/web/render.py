@@ -18,7 +18,7 @@ from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
 from app.web.assets import static_url
 from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, date_text, gettext_for, lang_of, ngettext_for
-from app.web.strings import error_text, js_strings, notice_strings
+from app.web.strings import duration_text, error_text, js_strings, notice_strings, timer_text
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -52,6 +52,9 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "seat_name": lambda seat: _("Computer {name}").format(name=seat["bot_name"]) if seat.get("bot_name") else seat.get("name"),
         "game_name": lambda code: games[code].name(lang) if code in games else code,
         "settings_text": lambda code, settings: games[code].describe_settings(settings, lang) if code in games else "",
+        # a slow partie's times: "2 d 3 h", "5 h 10 min"; a timer: "60 s", "12 hours"
+        "duration_text": lambda seconds: duration_text(_, seconds),
+        "timer_text": lambda seconds: timer_text(_, seconds),
         **extra,
     }
 

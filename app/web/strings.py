@@ -26,7 +26,7 @@ ERROR_TEXTS = {
     "no_such_member": N_("There is no member with that name."),
     "invalid_seats": N_("Fill every seat: a member, an open seat or a computer player (each member once)."),
     "invalid_settings": N_("Those settings are not allowed."),
-    "invalid_timer": N_("The timer is off or 15 to 300 seconds."),
+    "invalid_timer": N_("The timer is off, 15 to 300 seconds, or a slow timer: 1, 3, 12 or 24 hours or 3 days per decision."),
     "not_proposed": N_("This proposal is no longer open."),
     "not_invited": N_("You are not invited to this partie."),
     "already_seated": N_("You already have a seat at this partie."),
@@ -77,6 +77,15 @@ ERROR_TEXTS = {
     "no_such_board": N_("That round has no such deal."),
     "tournament_table_hidden": N_("A tournament table is open only to its players until its round ends."),
     "tournament_table": N_("A tournament table is played to its end; leave it instead, a computer player takes your seat."),
+    # slow parties (app/parties/slow.py)
+    "invalid_bank": N_("The time bank is whole hours, at most a week."),
+    "invalid_slow_options": N_("A time bank and weekends off go with a slow timer (an hour or more per decision)."),
+    "too_many_slow": N_("That is more slow parties at once than the Club allows; finish one first."),
+    "invalid_holiday": N_("A holiday ends in the future."),
+    "not_enough_vacation": N_("Not enough vacation left this year for that holiday."),
+    "not_on_holiday": N_("You are not on holiday."),
+    "not_timed_out": N_("In a slow partie a seat goes to a computer player only after three timed-out decisions."),
+    "not_reclaimable": N_("Your seat was not handed to a computer player by the others; there is nothing to take back."),
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
@@ -107,6 +116,7 @@ NOTICE_STRINGS = [
     N_("To the table"), N_("Lobby"), N_("Close"), N_("Error"), N_("Revanš"),
     N_("{game} #{partie} has ended"), N_("Score sheet and replay"),
     N_("{name}: round {round} has begun, your table is #{partie}"), N_("in {n} min"),
+    N_("Reminder: {game} #{partie} waits for your move, your time is running out"),
 ]
 
 # Every text the table scripts show, translated into the page (``#klub-strings``).
@@ -210,8 +220,34 @@ JS_STRINGS = [
     N_("Analysis of deal {n}"), N_("pts."), N_("points of the result"),
     N_("Points lost in the bids and choices of this deal"),
     N_("Bids, škart, contract, following and kontra are valued in points of the result: each word by the player's expected result against the table over 12 deals of the cards he could not see, each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra doubles the hand's value). Lower is better."),
+    # a slow partie's clocks (static/js/slow.js)
+    N_("{d} d {h} h"), N_("{d} d"), N_("{h} h {m} min"), N_("{h} h"), N_("{m} min"),
+    N_("{time} to decide"), N_("bank {time}"), N_("vacation {n} h"), N_("stands still"),
+    N_("timed out: {n}"),
     *NOTICE_STRINGS,
 ]
+
+# The slow timers a proposal may choose (app/parties/slow.py, SLOW_TIMERS), as the form names them.
+SLOW_TIMER_NAMES = {3600: N_("1 hour"), 10800: N_("3 hours"), 43200: N_("12 hours"), 86400: N_("24 hours"),
+                    259200: N_("3 days")}
+
+
+def duration_text(_: Callable[[str], str], seconds: int | float | None) -> str:
+    """A time left as the pages write it: "2 d 3 h", "5 h 10 min", "12 min" (as slow.js does)."""
+    s = max(0, int(seconds or 0))
+    d, h, m = s // 86400, s % 86400 // 3600, s % 3600 // 60
+    if d:
+        return _("{d} d {h} h").format(d=d, h=h) if h else _("{d} d").format(d=d)
+    if h:
+        return _("{h} h {m} min").format(h=h, m=m) if m else _("{h} h").format(h=h)
+    return _("{m} min").format(m=m)
+
+
+def timer_text(_: Callable[[str], str], seconds: int | None) -> str:
+    """A partie's timer: "60 s", or a slow one's name ("12 hours")."""
+    if not seconds:
+        return ""
+    return _(SLOW_TIMER_NAMES[seconds]) if seconds in SLOW_TIMER_NAMES else f"{seconds} s"
 
 
 def error_text(_: Callable[[str], str], code: str, fallback: str | None = None) -> str:

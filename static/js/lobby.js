@@ -14,6 +14,10 @@
         const select = field.querySelector("select");
         if (!field.hidden && select && select.value) others = Number(select.value) - 1;
       }
+      // A slow timer's bank and weekends (app/parties/slow.py): shown with a slow timer only.
+      const timer = form.querySelector("select[name=timer]");
+      const slowOptions = form.querySelector("#slow-options");
+      if (slowOptions) slowOptions.hidden = !(timer && timer.selectedOptions[0] && "slow" in timer.selectedOptions[0].dataset);
       const exhibition = form.querySelector("input[name=exhibition]").checked;
       for (const line of form.querySelectorAll(".seat-line[data-seat]")) {
         line.hidden = Number(line.dataset.seat) > others;

@@ -28,6 +28,7 @@
     turn: "Your turn: {game} #{partie}",
     ended: "{game} #{partie} has ended",
     round: "{name}: round {round} has begun, your table is #{partie}",
+    reminder: "Reminder: {game} #{partie} waits for your move, your time is running out",
   };
   const MAX_TOASTS = 4;
   const N = (K.notices = { count: 0, invitations: [], turns: [], frames: [], connected: false });
@@ -79,7 +80,7 @@
         K.el("button.btn.small.primary.toast-accept", { type: "button", text: K.T("Accept") }),
         K.el("button.btn.small.toast-decline", { type: "button", text: K.T("Decline") }),
       );
-    } else if (f.kind === "started" || f.kind === "turn" || f.kind === "round") {
+    } else if (f.kind === "started" || f.kind === "turn" || f.kind === "round" || f.kind === "reminder") {
       actions.append(K.el("a.btn.small.primary.toast-open", { href: `/table/${f.partie}`, text: K.T("To the table") }));
     } else if (f.kind === "ended") {
       actions.append(K.el("a.btn.small.primary.toast-open", { href: `/archive/${f.partie}`, text: K.T("Score sheet and replay") }));

@@ -94,6 +94,7 @@
       ctl.status = f.status;
       ctl.settings = f.settings || {};
       ctl.timer = f.timer;
+      ctl.slow = f.slow; // a slow partie's clocks (slow.js)
       ctl.pausing = null;
       ctl.sending = null;
       ctl.held = null;
@@ -103,7 +104,7 @@
       applyFrame(f);
       render();
     },
-    event(f) { queue.push(f); pump(); },
+    event(f) { queue.push(f); pump(); if (ctl.slow) K.slowEvent(); },
     ack(f) { if (ctl.sending === f.id) ctl.sending = null; render(); },
     error(f) {
       if (f.id && ctl.sending === f.id) ctl.sending = null;
@@ -115,6 +116,7 @@
       // who sits where, who is away, who agreed to a takeover (a change of status comes as a whole state frame)
       ctl.seats = f.seats;
       if ("watchers" in f) ctl.watchers = f.watchers || [];
+      if (f.slow) ctl.slow = f.slow;
       render();
     },
     watchers(f) { ctl.watchers = f.watchers || []; paintWatchers(); },
@@ -233,8 +235,11 @@
     box.append(nameRow, marks);
     const extra = G.seatExtras ? G.seatExtras(ctl, s) : null;
     if (extra) box.append(extra);
-    // Away seat: the others may agree to hand it to a computer player; everyone sees the votes.
-    if (info.away && !info.computer && ctl.status === "running") {
+    const clock = ctl.slow && K.slowSeat(ctl, s, info);
+    if (clock) box.append(clock);
+    // Away seat (slow: three timed-out words): the others may agree to hand it to a computer player.
+    const votable = ctl.slow ? info.timeouts >= ctl.slow.timeouts_for_vote : info.away;
+    if (votable && !info.computer && ctl.status === "running") {
       const voters = info.takeover_votes || [];
       const others = ctl.seats.filter((x) => x.seat !== s && !x.computer).length;
       if (voters.length) {
@@ -355,6 +360,8 @@
     // a tournament table is played to its end: leaving is always the way out (data-always)
     if (leave) leave.hidden = !(playing && (others || "always" in leave.dataset));
     if (end) end.hidden = !(playing && !others);
+    const back = $("reclaim-form"); // a slow partie: my seat voted to a computer player
+    if (back) back.hidden = !(mine.reclaimable && mine.taken_over && ctl.status === "running");
   }
 
   /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */

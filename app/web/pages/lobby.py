@@ -14,7 +14,7 @@ from app.games.base import GameError
 from app.games.descriptor import GameDescriptor
 from app.games.registry import descriptors
 from app.members import service as members
-from app.parties import proposals, rematch
+from app.parties import proposals, rematch, slow
 from app.parties.durations import settings_key, typical_minutes
 from app.parties.lookup import get_partie, open_table
 from app.tables import reads
@@ -28,6 +28,10 @@ router = APIRouter()
 BOT_LEVELS = (("pocetnik", N_("beginner")), ("iskusan", N_("experienced")), ("majstor", N_("master")))
 DEFAULT_BOT = "iskusan"
 TIMER_CHOICES = (15, 30, 60, 120, 300)
+# A slow partie's bank as the form offers it: a multiple of the decision time ("": the
+# default, twice; app/parties/slow.py).
+BANK_CHOICES = (("", N_("twice the decision time")), ("0", N_("none")), ("1", N_("once the decision time")),
+                ("3", N_("three times the decision time")))
 # The form's default timer: 60 s per decision when another person plays (an
 # invited member or an open seat), so an absent player cannot stall the others; off
 # against computer players alone. "off" and every other choice stay in the form; the
@@ -75,7 +79,7 @@ def lobby_data(club, member: members.CurrentMember) -> dict[str, Any]:
     for p in data["playing"]:
         try:
             state = reads.table_state(club, p["id"], member)
-            p["my_turn"] = state.get("seat") in (state.get("to_act") or [])
+            p["my_turn"] = state.get("seat") in (state.get("to_act") or []) and p["your_turn"]
         except ClubError:
             p["my_turn"] = False
     mine_ids = {p["id"] for p in data["playing"]}
@@ -100,6 +104,7 @@ def _lobby_ctx(request, club, member, **extra):
     return context(
         request, member, lobby=data, form=form, bot_levels=BOT_LEVELS, default_bot=DEFAULT_BOT,
         timers=TIMER_CHOICES, timer_auto=TIMER_AUTO, timer_with_people=TIMER_WITH_PEOPLE,
+        slow_timers=slow.SLOW_TIMERS, bank_choices=BANK_CHOICES,
         setting_name=setting_name, most_others=max(g.seats for g in games) - 1, **extra,
     )
 
@@ -137,6 +142,18 @@ def _timer(raw: str | None, seats: list[proposals.SeatSpec]) -> int | None:
     if raw == TIMER_AUTO:
         return TIMER_WITH_PEOPLE if any(spec.kind != "bot" for spec in seats) else None
     return _int(raw)
+
+
+def _slow_options(form: dict[str, str], timer: int | None) -> dict[str, Any]:
+    """A slow timer's bank (the chosen multiple of the decision time) and weekends; a live
+    timer ignores the two fields (the form hides them)."""
+    if not slow.is_slow(timer):
+        return {}
+    factor = form.get("bank", "")
+    if factor not in {code for code, _label in BANK_CHOICES}:
+        raise ClubError("the bank is none, once, twice or three times the decision time", code="invalid_bank",
+                        status=422)
+    return {"bank": None if factor == "" else int(factor) * timer, "weekends_off": form.get("weekends_off") == "on"}
 
 
 def _seats(form: dict[str, str], n: int, exhibition: bool) -> list[proposals.SeatSpec]:
@@ -177,8 +194,10 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
         prefix = f"{game.code}."
         settings = game.settings_from_form({k[len(prefix):]: v for k, v in form.items() if k.startswith(prefix)})
         seats = _seats(form, _seat_count(game, settings), exhibition)
+        timer = _timer(form.get("timer"), seats)
         partie_id = await run_in_threadpool(
-            proposals.propose, club, member, game.code, settings, _timer(form.get("timer"), seats), seats, exhibition,
+            lambda: proposals.propose(club, member, game.code, settings, timer, seats, exhibition,
+                                      **_slow_options(form, timer)),
         )
         summary = await run_in_threadpool(proposals.get_summary, club, partie_id, member)
     except ClubError as e:

@@ -3,6 +3,7 @@ the password reset links an admin makes (``/reset/{token}``)."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
@@ -14,6 +15,7 @@ from app.errors import ClubError
 from app.members import resets
 from app.members import service as members
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
+from app.parties import slow
 from app.tournaments import service as tournaments
 from app.web.i18n import COOKIE, LANGUAGES, gettext_for, lang_of
 from app.web.render import client_address, context, error_page, form_refused, read_form, render, safe_next, to_login
@@ -118,7 +120,9 @@ async def logout_post(request: Request, club: ClubDep, member: OptionalMemberDep
 
 def _account(request: Request, member, status: int = 200, **extra) -> Response:
     rule = password_rule(gettext_for(lang_of(request)))
-    return render(request, "account.html", context(request, member, password_rule=rule, **extra), status=status)
+    vacation = slow.get_vacation(request.app.state.club, member.id)  # slow parties: my vacation and holiday
+    return render(request, "account.html", context(request, member, password_rule=rule, vacation=vacation, **extra),
+                  status=status)
 
 
 def _refused_status(e: ClubError) -> int:
@@ -152,6 +156,30 @@ async def account_password(request: Request, club: ClubDep, member: OptionalMemb
         return response
     club.notify_sessions_ended(ended)
     return _account(request, member, changed=True)
+
+
+@router.post("/account/holiday", response_class=HTMLResponse)
+async def account_holiday(request: Request, club: ClubDep, member: OptionalMemberDep):
+    """On holiday until a time (the form's date and time, UTC), or back now (``end``)."""
+    if member is None:
+        return to_login(request)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    try:
+        if form.get("end"):
+            until = None
+        else:
+            try:
+                until = datetime.fromisoformat(form.get("until", ""))
+                until = until.replace(tzinfo=timezone.utc) if until.tzinfo is None else until
+            except ValueError:
+                raise ClubError("a date and a time", code="invalid_holiday", status=422) from None
+        await run_in_threadpool(slow.set_holiday, club, member.id, until)
+    except ClubError as e:
+        return await run_in_threadpool(
+            lambda: _account(request, member, _refused_status(e), holiday_error=e.code, holiday_error_message=e.message))
+    return RedirectResponse("/account#vacation", status_code=303)
 
 
 @router.post("/account/reset-link", response_class=HTMLResponse)

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.parties import leaving
+from app.tables import presence
 from app.tournaments import service as tournaments
 from app.web.render import error_page, form_refused, partie_page, read_form, to_login
 
@@ -28,15 +29,17 @@ def table_page(partie_id: int, request: Request, club: ClubDep, member: Optional
 
 @router.post("/table/{partie_id}/{verb}", response_class=HTMLResponse)
 async def leave_or_end(partie_id: int, verb: str, request: Request, club: ClubDep, member: OptionalMemberDep):
-    """``leave``: a computer player takes my seat; ``end``: end a partie I play with computers only."""
+    """``leave``: a computer player takes my seat; ``end``: end a partie I play with computers
+    only; ``reclaim``: take back my seat of a slow partie the others voted to a computer player."""
     if member is None:
         return to_login(request)
-    if verb not in ("leave", "end"):
+    if verb not in ("leave", "end", "reclaim"):
         return Response(status_code=404)
     if refused := form_refused(request, member, await read_form(request)):
         return refused
+    action = {"leave": leaving.leave, "end": leaving.end, "reclaim": presence.reclaim}[verb]
     try:
-        await run_in_threadpool(leaving.leave if verb == "leave" else leaving.end, club, member, partie_id)
+        await run_in_threadpool(action, club, member, partie_id)
     except ClubError as e:
         return error_page(request, member, e.code, e.message, e.status if 400 <= e.status < 500 else 400)
-    return RedirectResponse("/lobby", status_code=303)
+    return RedirectResponse(f"/table/{partie_id}" if verb == "reclaim" else "/lobby", status_code=303)
