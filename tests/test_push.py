@@ -280,6 +280,8 @@ def test_bad_subscriptions_are_refused(client, app):
     assert ana.post("/api/push/subscriptions", json=_bad()).status_code == 201  # the good one of them all
     r = client.post("/api/push/subscriptions", json=_bad())
     assert r.status_code == 401 and error_code(r) == "not_authenticated"
+    documented = client.get("/openapi.json").json()["paths"]  # in /docs
+    assert set(documented["/api/push/subscriptions"]) == {"get", "post", "delete"} and "/api/push/key" in documented
     assert client.get("/api/push/key").status_code == 200  # the public key is public
     check_endpoint("https://fcm.googleapis.com/fcm/send/abc")
     check_endpoint("http://127.0.0.1:8123/push/x", allow_loopback=True)
@@ -305,3 +307,51 @@ def test_the_vapid_keys_are_made_once_and_kept(settings, app):
         load_keys(club.db, settings.model_copy(update={"vapid_private_key": raw, "vapid_public_key": first.public_key}))
     with pytest.raises(VapidError):
         load_keys(club.db, settings.model_copy(update={"vapid_private_key": "not a key"}))
+
+
+def test_two_instances_claim_each_message_once(settings):
+    """Two senders (as on two instances) claim the due rows at the same moment: each row
+    goes to one of them (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time)."""
+    import threading
+    from datetime import timedelta
+
+    from sqlalchemy import insert
+
+    from app.db import Database
+    from app.db.models import LoginSession
+    from app.members import passwords
+    from app.members.service import register as register_member
+
+    passwords.set_cost(1, 1024)
+    db = Database(settings.database_url)
+    member = register_member(db, "ana", "klupska-lozinka-7")
+    now = db.clock.now()
+    with db.write() as s:
+        s.add(LoginSession(id="s" * 64, member_id=member.id, expires_at=now + timedelta(days=1)))
+        s.flush()
+        sub = PushSubscription(member_id=member.id, session_id="s" * 64, endpoint="https://fcm.googleapis.com/x",
+                               p256dh="k", auth="a", lang="en", created_at=now, updated_at=now)
+        s.add(sub)
+        s.flush()
+        s.execute(insert(PushMessage), [
+            {"subscription_id": sub.id, "kind": "turn", "topic": f"partie-{i}", "urgency": "high", "payload": {"i": i},
+             "created_at": now, "expires_at": now + timedelta(hours=1), "next_try_at": now, "attempts": 0}
+            for i in range(40)])
+    instances = [Database(settings.database_url) for _ in range(2)]
+    barrier = threading.Barrier(2)
+    claimed: list[list[int]] = [[], []]
+
+    def sender(i: int) -> None:
+        barrier.wait()
+        while jobs := outbox.claim(instances[i], 7):
+            claimed[i] += [j.payload["i"] for j in jobs]
+
+    threads = [threading.Thread(target=sender, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(claimed[0] + claimed[1]) == list(range(40))  # every row once, none twice
+    assert outbox.claim(db, 100) == []  # leased: not due again until the lease ends
+    for d in (db, *instances):
+        d.dispose()
