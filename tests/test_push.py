@@ -227,8 +227,13 @@ def test_at_most_five_devices_per_member(client, app, receiver):
         assert s.scalar(select(func.count()).select_from(PushSubscription)) == 0
 
 
+class PushReceiverStub:
+    url = "https://fcm.googleapis.com/fcm/send"
+
+
 def _bad(**change):
-    sub = Device(PushReceiverStub(), "x").subscription()
+    """A browser's subscription with one thing changed (``keys__auth``: a key of ``keys``; ``...``: left out)."""
+    sub = Device(PushReceiverStub(), "x").subscription()  # type: ignore[arg-type]
     for path, value in change.items():
         target = sub
         *heads, last = path.split("__")
@@ -239,10 +244,6 @@ def _bad(**change):
         else:
             target[last] = value
     return sub
-
-
-class PushReceiverStub:
-    url = "https://fcm.googleapis.com/fcm/send"
 
 
 BAD_SUBSCRIPTIONS = [
@@ -266,7 +267,6 @@ BAD_SUBSCRIPTIONS = [
     (_bad(keys__auth=...), "invalid_request"),
     (_bad(lang="de"), "invalid_lang"),
     (_bad(extra="field"), "invalid_request"),
-
 ]
 
 
