@@ -44,7 +44,7 @@ class Received:
 class PushReceiver:
     def __init__(self) -> None:
         self.received: list[Received] = []
-        self.answers: dict[str, int] = {}  # path -> status (default 201)
+        self.answers: dict[str, int | tuple[int, dict[str, str]]] = {}  # path -> status (default 201), headers
         self.lock = threading.Lock()
         receiver = self
 
@@ -52,11 +52,14 @@ class PushReceiver:
             def do_POST(self):  # noqa: N802
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 with receiver.lock:
-                    status = receiver.answers.get(self.path, 201)
+                    answer = receiver.answers.get(self.path, 201)
+                    status, extra = answer if isinstance(answer, tuple) else (answer, {})
                     receiver.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
                                                       body, status))
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
+                for name, value in extra.items():
+                    self.send_header(name, value)
                 if status == 201:
                     self.send_header("Location", f"{receiver.url}/message/{len(receiver.received)}")
                 self.end_headers()

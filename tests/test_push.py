@@ -355,3 +355,35 @@ def test_two_instances_claim_each_message_once(settings):
     assert outbox.claim(db, 100) == []  # leased: not due again until the lease ends
     for d in (db, *instances):
         d.dispose()
+
+
+def test_what_the_sender_makes_of_the_push_services_answers(receiver):
+    """The outcomes of one post (no app): sent, gone, tried again (with the Retry-After),
+    dropped; a redirect is not followed; a host that resolves to a private address is refused."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from app.push import sender
+
+    keys = VapidKeys.of(ec.generate_private_key(ec.SECP256R1()), "mailto:admin@klub.rs")
+    device = Device(receiver, "phone")
+    sub = device.subscription()
+
+    def post(answer, endpoint=None):
+        receiver.answers[device.path] = answer
+        job = outbox.Job(1, 1, endpoint or device.endpoint, sub["keys"]["p256dh"], sub["keys"]["auth"],
+                         {"kind": "turn", "body": "Your turn"}, "partie-1", "high", 60, 1)
+        return sender.send(job, keys, allow_loopback=True, timeout=5)
+
+    assert post(201).status == "sent"
+    assert device.read(device.messages()[-1], keys.public_key) == {"kind": "turn", "body": "Your turn"}
+    assert post(410).status == "gone" and post(404).status == "gone"
+    retry = post((429, {"Retry-After": "120"}))
+    assert retry.status == "retry" and retry.retry_after == 120
+    assert post(503).status == "retry" and post(400).status == "dropped"
+    count = len(receiver.received)
+    assert post((307, {"Location": receiver.url + "/push/elsewhere"})).status == "dropped"
+    assert len(receiver.received) == count + 1 and receiver.at("/push/elsewhere") == []  # not followed
+    # Not the tests' loopback receiver: a name that resolves to a private address is refused unsent.
+    assert post(201, endpoint="https://localhost/push/x").status == "retry"
+    assert not sender.public_host("https://localhost/push/x", allow_loopback=True)
+    assert not sender.public_host(device.endpoint, allow_loopback=False)

@@ -4,7 +4,8 @@ Topic, Urgency and TTL headers (RFC 8030).
 
 SSRF care: the endpoint was checked when it was subscribed (app/push/subscriptions.py);
 here its host must also resolve to public addresses only (a name that points into a
-private network is refused), and a redirect is never followed. ``KLUB_PUSH_ALLOW_LOOPBACK``
+private network is refused), a redirect is never followed, and no more than 64 KB of an
+answer is read. ``KLUB_PUSH_ALLOW_LOOPBACK``
 lets ``http://127.0.0.1`` through (the tests' push receiver).
 """
 
@@ -27,12 +28,22 @@ from app.push.vapid import VapidKeys
 log = logging.getLogger("klub.push")
 GONE = (404, 410)  # the subscription expired or was withdrawn: drop the device
 RETRY = (408, 425, 429, 500, 502, 503, 504)
+MAX_ANSWER = 64 * 1024  # what is read of a push service's answer (its body says nothing we need)
 
 
-class _NoRedirects(requests.Session):
+class _Guarded(requests.Session):
+    """No redirect followed, and at most MAX_ANSWER bytes of an answer read."""
+
     def request(self, *args, **kwargs):  # type: ignore[override]
         kwargs["allow_redirects"] = False
-        return super().request(*args, **kwargs)
+        kwargs["stream"] = True
+        response = super().request(*args, **kwargs)
+        try:
+            response._content = response.raw.read(MAX_ANSWER, decode_content=True) or b""
+        finally:
+            response._content_consumed = True
+            response.close()
+        return response
 
 
 _local = threading.local()
@@ -41,7 +52,7 @@ _local = threading.local()
 def _session() -> requests.Session:
     session = getattr(_local, "session", None)
     if session is None:
-        session = _local.session = _NoRedirects()
+        session = _local.session = _Guarded()
         session.trust_env = False  # no proxy of the environment between us and the push service
     return session
 
