@@ -20,6 +20,7 @@ from app.tables.viewers import Viewers
 
 if TYPE_CHECKING:
     from app.bots.runner import BotRunner
+    from app.push.worker import PushService
     from app.tables.writer import WordWriter
 
 
@@ -38,6 +39,8 @@ class Club:
     analyses: WorkerPool = field(default_factory=WorkerPool)
     # Who has which table open (players and spectators): app/tables/viewers.py.
     viewers: Viewers = field(default_factory=Viewers)
+    # Push notices to the members' devices (app/push/), set by the web app.
+    push: PushService | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, clock: Clock | None = None) -> Club:

@@ -63,6 +63,22 @@ class Settings(BaseSettings):
     register_max_per_address: int = 5
     register_window_seconds: int = 60 * 60
 
+    # Push notices (app/push/): the VAPID key pair is made on the first start and kept in the
+    # database; these override it (the private key as PEM, or base64url of its 32 bytes or
+    # DER; the public key, if given, must be the private key's). The subject is the contact
+    # the push services see (mailto: or https:); by default the site, or mailto:admin@<host>.
+    vapid_private_key: str | None = None
+    vapid_public_key: str | None = None
+    vapid_subject: str | None = None
+    # Push endpoints are https:// names of the public internet only (no addresses, no
+    # private hosts, nothing that resolves to one). True also accepts http://127.0.0.1 and
+    # http://[::1] (the tests' push receiver); never in production.
+    push_allow_loopback: bool = False
+    push_workers: int = 4  # threads posting to the push services
+    push_timeout_seconds: float = 10.0
+    # How often the push sender looks for due messages another instance queued or a retry.
+    push_poll_seconds: float = 5.0
+
     @property
     def secure_cookies(self) -> bool:
         return self.site_origin.startswith("https://")

@@ -165,3 +165,32 @@ def test_a_logout_empties_the_workers_caches(app_page, server):
     kept = paths(cached(pg), server.url)
     assert not [p for p in kept if not (p.startswith("/offline?lang=") or p.startswith("/static/"))], kept
     assert not [p for p in kept if "/js/lobby.js" in p or "/js/notices.js" in p], kept
+
+
+def test_a_push_shows_its_notice(app_page, server):
+    """The header's bell is offered; a push delivered to the worker (through the DevTools
+    protocol: the test has no push service) is shown as the Club's notice, one per table."""
+    pg = app_page
+    register(pg, server, "zvono")
+    pg.context.grant_permissions(["notifications"], origin=server.url)
+    open_with_worker(pg, server.url + "/lobby")
+    pg.wait_for_selector("#push-toggle", state="visible")
+    assert pg.get_attribute("#push-toggle", "aria-pressed") == "false"
+    assert pg.get_attribute("#push-toggle", "title") == "Obaveštenja na ovom uređaju: isključena"
+    cdp = pg.context.new_cdp_session(pg)
+    registrations: list[dict] = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+    cdp.send("ServiceWorker.enable")  # its events name the registrations (they arrive with any later call)
+    for _ in range(50):
+        if any(r["scopeURL"] == server.url + "/" for r in registrations):
+            break
+        pg.evaluate("1")
+    registration = next(r for r in registrations if r["scopeURL"] == server.url + "/")
+    for body in ("Your turn: Lora #7", "Lora #7 has ended"):
+        notice = {"kind": "turn", "partie": 7, "lang": "en", "title": "Klub", "body": body, "url": "/table/7"}
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url, "registrationId": registration["registrationId"],
+                                                      "data": json.dumps(notice)})
+    shown = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
+      .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))"""
+    pg.wait_for_function(f"""async () => {{ const n = await ({shown})(); return n.length === 1 && n[0].body.endsWith("ended"); }}""")
+    assert pg.evaluate(shown) == [{"title": "Klub", "body": "Lora #7 has ended", "tag": "partie-7", "url": "/table/7"}]

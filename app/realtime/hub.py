@@ -19,6 +19,7 @@ import logging
 import threading
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("klub.hub")
@@ -37,6 +38,9 @@ class Hub:
         self._redis_async = None
         self._lock = threading.Lock()
         self.prefix = REDIS_PREFIX
+        # Listeners of what this instance tells members (app.realtime.notices.tell): called
+        # with (member ids, notice) on the teller's thread; they must not block (push notices).
+        self.sinks: list[Callable[[list[int], dict[str, Any]], None]] = []
         if redis_url:
             from redis.connection import parse_url
 

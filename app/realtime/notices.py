@@ -16,14 +16,21 @@ tournament I play began: its ``partie`` is my table, app/tournaments/rounds.py),
 ``reminder`` (80% of my decision time at a slow partie is gone and I have not looked at
 the table since the decision began: ``left``, the seconds left with my bank and the
 vacation hours spent; once per decision, app/parties/slow.py).
+
+Every notice told here also goes to the hub's sinks, on this instance only (so once per
+notice however many instances there are): the push notices to the members' devices
+listen there (app/push/worker.py), so no call site knows about them.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
 from app.realtime.hub import Hub
+
+log = logging.getLogger("klub.notices")
 
 # Kinds a page tells the member about (a toast, the sound); the others only change the count.
 TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended", "round", "reminder"})
@@ -36,7 +43,15 @@ def member_channel(member_id: int) -> str:
 
 
 def tell(hub: Hub, member_ids: Iterable[int | None], kind: str, **about: Any) -> None:
-    """Publish one notice to each member named (``None`` and repeats are skipped)."""
+    """Publish one notice to each member named (``None`` and repeats are skipped), and hand
+    it to the hub's sinks."""
     notice = {"kind": kind, **about}
-    for member_id in dict.fromkeys(m for m in member_ids if m is not None):
+    members = list(dict.fromkeys(m for m in member_ids if m is not None))
+    for member_id in members:
         hub.publish(member_channel(member_id), notice)
+    if members:
+        for sink in hub.sinks:
+            try:
+                sink(members, notice)
+            except Exception:  # a sink never fails the teller (a word, a proposal)
+                log.exception("a notice sink failed")

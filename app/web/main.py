@@ -19,6 +19,7 @@ from app.config import Settings, get_settings
 from app.members import passwords
 from app.members.router import router as members_router
 from app.parties.router import router as parties_router
+from app.push import worker as push_worker
 from app.ratings import service as ratings
 from app.ratings.router import router as ratings_router
 from app.tables.deadlines import resume_running, watch_deadlines
@@ -27,7 +28,7 @@ from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
 from app.tournaments import rounds as tournament_rounds
 from app.tournaments.router import router as tournaments_router
-from app.web import errors, health, notices_ws, pages, pwa, security
+from app.web import errors, health, notices_ws, pages, push, pwa, security
 from app.web.assets import static_app
 
 log = logging.getLogger("klub")
@@ -42,21 +43,24 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     start_word_writer(club)
     ratings.subscribe(club)  # rates parties as they end, off the word path
     tournament_rounds.subscribe(club)  # a tournament table that ends may end its round
+    push_worker.attach(club, push.describe)  # push notices: fed by notices.tell, sent in the background
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        await run_in_threadpool(club.push.load_keys)  # made on the first start; a bad setting stops the start
         await club.hub.start()
         club.bots = BotRunner(club, workers=settings.bot_workers, delay=settings.bot_delay_seconds)
         watcher = asyncio.create_task(watch_deadlines(club))
         tournaments = asyncio.create_task(tournament_rounds.watch_tournaments(club))
         gc_keeper = asyncio.create_task(gcpauses.keep_pauses_short(settings.gc_freeze_seconds, settings.gc_full_seconds))
+        pusher = asyncio.create_task(club.push.run())
         await run_in_threadpool(resume_running, club)
         try:
             yield
         finally:
-            for task in (watcher, tournaments, gc_keeper):
+            for task in (watcher, tournaments, gc_keeper, pusher):
                 task.cancel()
-            await asyncio.gather(watcher, tournaments, gc_keeper, return_exceptions=True)
+            await asyncio.gather(watcher, tournaments, gc_keeper, pusher, return_exceptions=True)
             await run_in_threadpool(club.bots.close)
             if club.writer is not None:
                 await run_in_threadpool(club.writer.stop)  # the queued words are still written
@@ -82,6 +86,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(ratings_router)
     app.include_router(tournaments_router)
     app.include_router(tables_router)
+    app.include_router(push.router)
     app.include_router(ws_router)
     app.include_router(notices_ws.router)
     app.include_router(pages.router)

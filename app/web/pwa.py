@@ -87,6 +87,9 @@ def worker_config() -> dict[str, Any]:
         "static": "/static/",
         "never": list(NEVER_CACHED),
         "forgetOn": ["/logout", "/api/auth/logout"],
+        "startUrl": START_URL,  # where a push notice without a page of its own leads
+        "icon": static_url(ICONS[0][0]),  # the push notices' icon
+        "push": {"key": "/api/push/key", "subscriptions": "/api/push/subscriptions"},  # app/web/push.py
     }
     config["version"] = _version(json.dumps(config, sort_keys=True), *_mtimes())
     return config

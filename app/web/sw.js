@@ -6,7 +6,10 @@
      is kept): its URL changes when the file does.
    - The API, the sockets and the pages' data (KLUB.never) are left to the browser.
    - A logout (a POST to KLUB.forgetOn going by) empties every cache of the worker; the
-     offline pages are fetched again. */
+     offline pages are fetched again.
+   - Push notices (app/push/, static/js/push.js): a push shows the notice it carries (one
+     per table: a newer one replaces the older); a click opens its page, or brings forward
+     a window already showing it. */
 "use strict";
 
 const STATIC_CACHE = `klub-static-${KLUB.version}`;
@@ -112,4 +115,54 @@ self.addEventListener("fetch", (event) => {
   } else if (url.pathname.startsWith(KLUB.static) && url.searchParams.has("v")) {
     event.respondWith(staticFile(request));
   }
+});
+
+/* A push: {kind, partie, lang, title, body, url} (app/web/push.py), decrypted by the browser. */
+self.addEventListener("push", (event) => {
+  let notice = {};
+  try { notice = event.data ? event.data.json() : {}; } catch (e) { /* not ours: a plain notice */ }
+  const tag = notice.partie ? `partie-${notice.partie}` : notice.kind || "klub";
+  event.waitUntil(self.registration.showNotification(notice.title || "Klub", {
+    body: notice.body || "",
+    tag,
+    renotify: true,
+    lang: notice.lang || KLUB.defaultLang,
+    icon: KLUB.icon,
+    data: { url: notice.url || KLUB.startUrl },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const data = event.notification.data || {};
+  const url = new URL(data.url || KLUB.startUrl, self.location.origin);
+  if (url.origin !== self.location.origin) return; // only the Club's own pages
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const open = windows.find((w) => new URL(w.url).pathname === url.pathname);
+    if (open && "focus" in open) return open.focus();
+    return self.clients.openWindow(url.href);
+  })());
+});
+
+/* The browser renewed the subscription: the server learns the new one (the pages would at
+   their next visit). */
+self.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil((async () => {
+    const headers = { "Content-Type": "application/json", Accept: "application/json" };
+    let sub = event.newSubscription;
+    if (!sub) {
+      const r = await fetch(KLUB.push.key, { headers: { Accept: "application/json" } });
+      const b64 = (await r.json()).public_key;
+      const raw = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((b64.length + 3) % 4));
+      sub = await self.registration.pushManager.subscribe({
+        userVisibleOnly: true, applicationServerKey: Uint8Array.from(raw, (c) => c.charCodeAt(0)) });
+    }
+    await fetch(KLUB.push.subscriptions, { method: "POST", headers, credentials: "same-origin",
+      body: JSON.stringify({ ...sub.toJSON(), lang: await language() }) });
+    if (event.oldSubscription) {
+      await fetch(KLUB.push.subscriptions, { method: "DELETE", headers, credentials: "same-origin",
+        body: JSON.stringify({ endpoint: event.oldSubscription.endpoint }) }).catch(() => {});
+    }
+  })().catch(() => {}));
 });
