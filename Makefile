@@ -73,4 +73,4 @@ clean:
 SOAK_WORKERS ?= 3
 soak: $(VENV)/.dev-installed chromium
 	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=6 \
-	$(BIN)/python -m pytest -n $(SOAK_WORKERS) --dist worksteal -rP --timeout 1500 --durations=15 -m "soak or scaled"
+	$(BIN)/python -m pytest -n $(SOAK_WORKERS) --dist worksteal -rsP --timeout 1500 --durations=15 -m "soak or scaled"
