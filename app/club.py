@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.analysis.workers import WorkerPool
+from app.bots.limits import BotLimits
 from app.clock import Clock
 from app.config import Settings
 from app.db import Database
@@ -38,6 +39,8 @@ class Club:
     analyses: WorkerPool = field(default_factory=WorkerPool)
     # Who has which table open (players and spectators): app/tables/viewers.py.
     viewers: Viewers = field(default_factory=Viewers)
+    # The bot API's limits (app/bots/limits.py), on Redis when the Club has it.
+    bot_limits: BotLimits | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, clock: Clock | None = None) -> Club:
@@ -47,6 +50,7 @@ class Club:
             hub=Hub(settings.redis_url),
             tables=TableCache(history=settings.event_history),
             analyses=WorkerPool(settings.analysis_workers),
+            bot_limits=BotLimits(settings),
         )
 
     @property

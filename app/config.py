@@ -59,6 +59,16 @@ class Settings(BaseSettings):
     register_max_per_address: int = 5
     register_window_seconds: int = 60 * 60
 
+    # The bot API's limits (app/bots/limits.py, docs/bots.md): tables a bot sits at at once
+    # (running, or proposals it accepted), words a second per token, new parties a day per
+    # bot; an event stream line at least this often; the event stream's lease (one stream
+    # per bot, over every instance) lasts this long unless renewed.
+    bot_max_tables: int = 8
+    bot_words_per_second: int = 20
+    bot_parties_per_day: int = 200
+    bot_keepalive_seconds: float = 5.0
+    bot_stream_lease_seconds: float = 30.0
+
     @property
     def secure_cookies(self) -> bool:
         return self.site_origin.startswith("https://")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, column_property, mapped_column, relationship
 
 from app.db.types import UTCDateTime, utcnow
 
@@ -40,6 +40,33 @@ class Member(Base):
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # A bot account (app/bots/): the member who owns it; its role is "bot", it has no
+    # password and acts only with its owner's tokens (BotToken).
+    bot_owner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_owner_id is not None
+
+
+class BotToken(Base):
+    """A personal token of a bot account, made by its owner: the row keeps the SHA-256 of
+    the token (shown once), its scopes, when it expires and when it was last used."""
+
+    __tablename__ = "bot_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # The token's first characters, to tell the tokens apart in a list (never enough to use).
+    prefix: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(String(40), default="")
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class LoginSession(Base):
@@ -272,6 +299,8 @@ class Tournament(Base):
     round_minutes: Mapped[int] = mapped_column(Integer)  # a round's deadline after its start (T3)
     pause_minutes: Mapped[int] = mapped_column(Integer, default=2)  # between rounds
     robot_field: Mapped[bool] = mapped_column(Boolean, default=False)  # T4
+    # Bot accounts (app/bots/) with the bot:tournament scope may register.
+    bots_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
     place_points: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)  # T5; None: the game's
     seeding: Mapped[str] = mapped_column(String(16), default="random")  # round 1: random or rating (T6)
     # T2: never shown before the last round ends; its SHA-256 is shown from the start.
@@ -321,3 +350,11 @@ class TournamentRound(Base):
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # Once ended: each table's boards, places and totals (app/tournaments/results.py).
     results: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True, deferred=True)
+
+
+# A bot account's owner's name, read with the account (seats, lists, standings name both):
+# a correlated subquery, so no relationship has to be loaded after its session closed.
+_BotOwner = aliased(Member)
+Member.bot_owner_name = column_property(  # type: ignore[attr-defined]
+    select(_BotOwner.name).where(_BotOwner.id == Member.bot_owner_id).correlate_except(_BotOwner).scalar_subquery()
+)

@@ -12,6 +12,8 @@ from fastapi.concurrency import run_in_threadpool
 
 from app import gcpauses
 from app.analysis.router import router as analysis_router
+from app.bots.api import router as bot_api_router
+from app.bots.router import router as bots_router
 from app.bots.runner import BotRunner
 from app.club import Club
 from app.clock import Clock
@@ -77,6 +79,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(security.SecurityMiddleware, settings=settings)
     errors.install(app)
     app.include_router(members_router)
+    app.include_router(bots_router)
+    app.include_router(bot_api_router)
     app.include_router(parties_router)
     app.include_router(analysis_router)
     app.include_router(ratings_router)

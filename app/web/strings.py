@@ -138,6 +138,8 @@ JS_STRINGS = [
     # a decision whose time ran out, said by the computer; who watches the table
     N_("Time ran out: the computer said “{word}” for {name}"),
     N_("Time ran out: the computer played {word} for {name}"), N_("Watching ({n}): {names}"),
+    # a bot account's seat (app/bots/)
+    N_("{name} (bot of {owner})"),
     # why a preferans hand ended, and its numbers
     N_("All passed: a refe for everyone"), N_("Nobody followed: the declarer passes as if he took all 10 tricks"),
     N_("Pik with the talon without a kontra is not played"), N_("Offer accepted: {word}"),
