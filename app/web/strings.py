@@ -77,6 +77,19 @@ ERROR_TEXTS = {
     "no_such_board": N_("That round has no such deal."),
     "tournament_table_hidden": N_("A tournament table is open only to its players until its round ends."),
     "tournament_table": N_("A tournament table is played to its end; leave it instead, a computer player takes your seat."),
+    # bot accounts (app/bots/)
+    "no_such_bot": N_("You have no bot with that name."),
+    "too_many_bots": N_("You have as many bots as a member may have."),
+    "too_many_tokens": N_("This bot has as many tokens as it may have; revoke one first."),
+    "invalid_scopes": N_("Choose at least one scope for the token."),
+    "invalid_token_days": N_("A token is valid for 1 to 365 days."),
+    "invalid_label": N_("A token's label has at most 40 characters."),
+    "no_such_token": N_("There is no such token."),
+    "bots_own_no_bots": N_("A bot cannot own bots."),
+    "is_a_bot": N_("That is a bot account."),
+    "own_bot_at_table": N_("Fair play: a bot never sits at a table (or in a tournament) with its owner, nor with another bot of his."),
+    "own_bot_table": N_("Your bot plays at this table: you can watch it once the partie is over."),
+    "bots_not_allowed": N_("This tournament does not allow bots."),
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
