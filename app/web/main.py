@@ -69,7 +69,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     app = FastAPI(
         title="Klub",
-        description="The Club's API: members, partie proposals, live tables, the archive.",
+        description="The Club's API: members, partie proposals, live tables, the archive; and the bot API "
+                    "(/api/bot, a bot account's token: Authorization: Bearer kbt_..., docs/bots.md).",
         version="0.1.0",
         lifespan=lifespan,
     )
