@@ -51,7 +51,8 @@ class BotLimits:
         self.words = RateLimitItemPerSecond(settings.bot_words_per_second, namespace=NAMESPACE)
         self.parties = RateLimitItemPerDay(settings.bot_parties_per_day, namespace=NAMESPACE)
         self.max_tables = settings.bot_max_tables
-        self.lease = settings.bot_stream_lease_seconds
+        # whole seconds: Redis expires keys by them
+        self.lease_seconds = max(1, math.ceil(settings.bot_stream_lease_seconds))
 
     def describe(self) -> dict:
         """The limits as the bot API states them (``GET /api/bot/account``)."""
@@ -96,7 +97,7 @@ class BotLimits:
     def open_stream(self, bot_id: int) -> None:
         """Take the bot's one event stream, or :class:`TooMany` ``stream_open``."""
         key = self._stream_key(bot_id)
-        if self.storage.incr(key, self.lease) != 1:
+        if self.storage.incr(key, self.lease_seconds) != 1:
             left = self.storage.get_expiry(key) - time.time()
             raise TooMany("this bot's event stream is open already (one per bot)", "stream_open",
                           min(max(left, 1), self.settings.bot_keepalive_seconds))
@@ -105,7 +106,7 @@ class BotLimits:
         """Renew the lease; False when another stream took it meanwhile (this one ends)."""
         key = self._stream_key(bot_id)
         self.storage.clear(key)
-        return self.storage.incr(key, self.lease) == 1
+        return self.storage.incr(key, self.lease_seconds) == 1
 
     def close_stream(self, bot_id: int) -> None:
         self.storage.clear(self._stream_key(bot_id))
