@@ -7,7 +7,8 @@ partie it sits at in a thread of its own: the partie's stream gives the seat's v
 legal words at every version, and when the seat is to act, ``choose(view, legal)`` picks
 a word that goes to POST .../actions with the version it was decided on. A dropped
 stream is opened again with ?since=<the last version read>, and a word is sent again
-with the same action id (``<partie>:<version>``), which the Club applies at most once.
+with the same action id (``<partie>:<seat>:<version>``; an id is unique in its partie),
+which the Club applies at most once.
 
 ``--level pocetnik`` (iskusan, majstor) plays with the Club's own computer players
 (app/ai, from the repository this file is in); the default picks a random legal word.
@@ -161,7 +162,7 @@ class BotClient:
         if word not in legal:
             word = random.choice(legal)
         r = self.post(f"/api/bot/parties/{pid}/actions",
-                      {"word": word, "version": version, "action_id": f"{pid}:{version}"})
+                      {"word": word, "version": version, "action_id": f"{pid}:{seat}:{version}"})
         if r.status_code not in (200, 409):
             self.say(f"partie {pid}: {word!r} at version {version}: {r.status_code} {r.text[:200]}")
         return version
