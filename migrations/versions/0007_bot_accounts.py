@@ -2,7 +2,7 @@
 
 Revision ID: 0007_bot_accounts
 Revises: 0006
-Create Date: 2027-01-10
+Create Date: 2026-12-03
 """
 
 from __future__ import annotations
