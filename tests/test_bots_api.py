@@ -289,3 +289,28 @@ def test_my_bots_on_the_account_page(app, client):
     assert r.status_code == 200 and 'id="token-revoked"' in r.text
     assert code(client.get("/api/bot/account", headers=bearer(token))) == "token_invalid"
     assert ana.post("/account/bots", data={"csrf": "x", "name": "robo2"}).status_code == 403
+
+
+def test_the_bots_page(app, client):
+    """/bots: the bots' standings per game with their owners, and the tournaments open to bots."""
+    from datetime import datetime, timezone
+
+    from app.db.models import Partie, PartieSeat
+    from app.ratings.service import rate_pending
+
+    ana = register(app, "ana")
+    new_bot(ana, "robo")
+    db = app.state.club.db
+    with db.write() as s:  # a finished partie of the bot and the Club's computer players
+        robo = s.scalar(select(Member).where(Member.name_key == "robo"))
+        s.add(Partie(game="lora", settings={}, status="finished", proposer_id=robo.id, seed="x", version=1,
+                     finished_at=datetime.now(timezone.utc), result={"places": [1, 2, 3, 4]},
+                     seats=[PartieSeat(seat=0, kind="member", member_id=robo.id, answer="accepted")]
+                     + [PartieSeat(seat=i, kind="bot", bot="random", answer="accepted") for i in (1, 2, 3)]))
+    assert rate_pending(db) == 1
+    page = ana.get("/bots?game=lora")
+    assert page.status_code == 200 and "Tabela botova" in page.text
+    assert 'data-member="robo"' in page.text and '<a href="/members/ana">ana</a>' in page.text
+    assert 'id="bot-tournaments"' in page.text and "Nijedan nije najavljen." in page.text
+    assert 'data-member="robo"' not in ana.get("/standings?game=lora").text
+    assert ana.get("/bots?game=nope&period=x&lang=en").status_code == 200

@@ -316,6 +316,15 @@ def listing(club: Club, member: CurrentMember | None) -> dict[str, list[dict[str
     return out
 
 
+def tournaments_for_bots(club: Club) -> list[dict[str, Any]]:
+    """Tournaments that allow bots and have not ended, the soonest first (the /bots page)."""
+    with club.db.read() as s:
+        rows = s.scalars(select(Tournament).where(Tournament.bots_allowed.is_(True),
+                                                  Tournament.status.not_in(("finished", "cancelled")))
+                         .order_by(Tournament.start_at).limit(20)).all()
+        return [{"id": t.id, "name": t.name, "game": t.game, "start_at": t.start_at, "status": t.status} for t in rows]
+
+
 def _winners(s: Session, done: list[Tournament]) -> dict[int, list[str]]:
     firsts = {t.id: [row["player"] for row in (t.standings or []) if row.get("rank") == 1] for t in done}
     names = _names(s, {m for ids in firsts.values() for m in ids})
