@@ -314,3 +314,48 @@ def test_the_bots_page(app, client):
     assert 'id="bot-tournaments"' in page.text and "Nijedan nije najavljen." in page.text
     assert 'data-member="robo"' not in ana.get("/standings?game=lora").text
     assert ana.get("/bots?game=nope&period=x&lang=en").status_code == 200
+
+
+def test_the_weekly_bot_ladder(app, client, clock):
+    """The ladder's tournament is announced once a week (idempotent), open to bots, with the
+    Club's three computer players registered as references; a bot joins with bot:tournament,
+    and when round 1 starts the references sit as computer seats that keep their accounts."""
+    from app.bots import ladder
+    from app.db.models import Partie, Tournament
+    from app.members.service import ensure_admin
+    from tests.web_helpers import wait_for
+
+    club = app.state.club
+    assert ladder.ensure_weekly(club) is None  # no admin to organize it yet
+    ensure_admin(club.db, "upravnik", PASSWORD)
+    tid = ladder.ensure_weekly(club)
+    assert tid is not None and ladder.ensure_weekly(club) == tid
+    ana = register(app, "ana")
+    robo = new_bot(ana, "robo", ["bot:tournament"])
+    assert client.post(f"/api/bot/tournaments/{tid}/join", headers=bearer(robo)).status_code == 200
+    assert code(client.post(f"/api/bot/tournaments/{tid}/join", headers=bearer(robo))) == "already_registered"
+    detail = ana.get(f"/api/tournaments/{tid}").json()
+    with club.db.read() as s:
+        t = s.get(Tournament, tid)
+        assert t.bots_allowed and t.format == "duplikat" and t.name.startswith("Bot ladder ")
+        assert t.start_at.weekday() == 6 and t.start_at.hour == 18
+        assert sorted(m.member.name for m in t.players) == ["klub-iskusan", "klub-majstor", "klub-pocetnik", "robo"]
+    assert detail["id"] == tid
+    assert "Bot ladder" in ana.get("/bots").text
+    # The references never log in.
+    assert code(client.post("/api/auth/login", json={"name": "klub-majstor", "password": PASSWORD})) == "bad_credentials"
+    def started() -> bool:
+        with club.db.read() as s:
+            return s.scalar(select(Partie.id).where(Partie.tournament_id == tid).limit(1)) is not None
+
+    clock.advance(days=8)  # past the start: round 1 (the watcher on the clock starts it)
+    wait_for(started)
+    with club.db.read() as s:
+        seats = [row for p in s.scalars(select(Partie).where(Partie.tournament_id == tid)) for row in p.seats]
+        refs = {row.member.name: row for row in seats if row.member is not None and row.member.role == "computer"}
+        assert set(refs) == {"klub-pocetnik", "klub-iskusan", "klub-majstor"}
+        assert all(row.kind == "bot" and row.bot == name.removeprefix("klub-") for name, row in refs.items())
+        mine = [row for row in seats if row.member is not None and row.member.name == "robo"]
+        assert len(mine) == 1 and mine[0].kind == "member"
+    # A week later the next one is announced.
+    assert ladder.ensure_weekly(club) not in (None, tid)

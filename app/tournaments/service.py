@@ -341,9 +341,9 @@ def get(club: Club, s: Session, tournament_id: int) -> Tournament:
 def _table_row(p: Partie, names: dict[int, str], visible: bool) -> dict[str, Any]:
     seats = []
     for row in p.seats:
-        if row.kind == "member":
+        if row.member_id is not None:  # a member (or a reference's computer seat: its account)
             seats.append({"seat": row.seat, "name": names.get(row.member_id, "?"), "member": True,
-                          "computer": row.taken_over})
+                          "computer": row.played_by_bot})
         else:
             levels = BOT_NAMES.get(row.bot or "", BOT_NAMES["majstor"])
             seats.append({"seat": row.seat, "name": levels[row.seat % len(levels)], "member": False, "computer": True})

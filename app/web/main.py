@@ -12,6 +12,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from app import gcpauses
 from app.analysis.router import router as analysis_router
+from app.bots import ladder as bot_ladder
 from app.bots.api import router as bot_api_router
 from app.bots.router import router as bots_router
 from app.bots.runner import BotRunner
@@ -52,13 +53,16 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         watcher = asyncio.create_task(watch_deadlines(club))
         tournaments = asyncio.create_task(tournament_rounds.watch_tournaments(club))
         gc_keeper = asyncio.create_task(gcpauses.keep_pauses_short(settings.gc_freeze_seconds, settings.gc_full_seconds))
+        tasks = [watcher, tournaments, gc_keeper]
+        if settings.bot_ladder:
+            tasks.append(asyncio.create_task(bot_ladder.keep_weekly(club)))
         await run_in_threadpool(resume_running, club)
         try:
             yield
         finally:
-            for task in (watcher, tournaments, gc_keeper):
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(watcher, tournaments, gc_keeper, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
             await run_in_threadpool(club.bots.close)
             if club.writer is not None:
                 await run_in_threadpool(club.writer.stop)  # the queued words are still written
