@@ -331,7 +331,7 @@ def test_the_weekly_bot_ladder(app, client, clock):
     tid = ladder.ensure_weekly(club)
     assert tid is not None and ladder.ensure_weekly(club) == tid
     ana = register(app, "ana")
-    robo = new_bot(ana, "robo", ["bot:tournament"])
+    robo = new_bot(ana, "robo", ["bot:play", "bot:tournament"])
     assert client.post(f"/api/bot/tournaments/{tid}/join", headers=bearer(robo)).status_code == 200
     assert code(client.post(f"/api/bot/tournaments/{tid}/join", headers=bearer(robo))) == "already_registered"
     detail = ana.get(f"/api/tournaments/{tid}").json()
@@ -348,7 +348,14 @@ def test_the_weekly_bot_ladder(app, client, clock):
         with club.db.read() as s:
             return s.scalar(select(Partie.id).where(Partie.tournament_id == tid).limit(1)) is not None
 
-    clock.advance(days=8)  # past the start: round 1 (the watcher on the clock starts it)
+    with client.stream("GET", "/api/bot/stream", headers=bearer(robo)) as stream:
+        lines = _lines(stream)
+        assert next(lines)["type"] == "hello"
+        clock.advance(days=8)  # past the start: round 1 (the watcher on the clock starts it)
+        told = next(x for x in lines if x["type"] != "keepalive")
+        assert told["type"] == "tournament_round" and told["tournament"] == tid and told["round"] == 1
+        assert told["partie"]["my_seat"] is not None and told["partie"]["tournament"]["id"] == tid
+        assert next(x for x in lines if x["type"] != "keepalive")["type"] == "partie_started"
     wait_for(started)
     with club.db.read() as s:
         seats = [row for p in s.scalars(select(Partie).where(Partie.tournament_id == tid)) for row in p.seats]
