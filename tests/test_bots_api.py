@@ -366,3 +366,18 @@ def test_the_weekly_bot_ladder(app, client, clock):
         assert len(mine) == 1 and mine[0].kind == "member"
     # A week later the next one is announced.
     assert ladder.ensure_weekly(club) not in (None, tid)
+
+
+def test_the_lobby_form_offers_a_seat_for_a_bot(app, client):
+    import re
+
+    bob = register(app, "bob")
+    page = bob.get("/lobby").text
+    assert 'value="bot_open"' in page
+    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
+    r = bob.post("/lobby/propose", data={"csrf": csrf, "game": "preferans", "seat1": "bot_open", "seat2": "bot"},
+                 follow_redirects=False)
+    assert r.status_code == 303, r.text[:500]
+    mine = bob.get("/api/lobby").json()["mine"]
+    assert [s["kind"] for s in mine[0]["seats"]] == ["member", "bot_open", "bot"]
+    assert "mesto za bota" in bob.get("/lobby").text
