@@ -108,6 +108,7 @@ TABLE_ERROR_TEXTS = {
     "unknown_type": N_("The server did not understand that message."),
     "frame_too_large": N_("The server did not understand that message."),
     "action_id_reused": N_("The server did not understand that message."),
+    "own_bot_table": N_("Your bot plays at this table: you can watch it once the partie is over."),
 }
 
 # The texts of the notices every member's page shows (static/js/notices.js), sent with
