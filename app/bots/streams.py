@@ -56,11 +56,15 @@ def line(obj: dict[str, Any]) -> bytes:
 
 
 class _Stream:
-    def __init__(self, club: Club, bot: CurrentBot, token: str, queue: asyncio.Queue):
+    """A stream's hub subscriptions are made when its lines begin (and dropped when they
+    end), never before: a response that is never sent leaves nothing subscribed."""
+
+    def __init__(self, club: Club, bot: CurrentBot, token: str, channels: list[str]):
         self.club = club
         self.bot = bot
         self.token = token
-        self.queue = queue
+        self.channels = channels
+        self.queue: asyncio.Queue = asyncio.Queue()
         self.keepalive = club.settings.bot_keepalive_seconds
         self.last_sent = time.monotonic()
         self.checked = time.monotonic()
@@ -74,6 +78,14 @@ class _Stream:
             return await asyncio.wait_for(self.queue.get(), wait)
         except TimeoutError:
             return None
+
+    def subscribe(self) -> None:
+        for channel in self.channels:
+            self.club.hub.subscribe(channel, self.queue)
+
+    def unsubscribe(self) -> None:
+        for channel in self.channels:
+            self.club.hub.unsubscribe(channel, self.queue)
 
     def sent(self, data: bytes) -> bytes:
         self.last_sent = time.monotonic()
@@ -94,8 +106,8 @@ class _Stream:
 class EventStream(_Stream):
     """``GET /api/bot/stream``: the bot's invitations and tables."""
 
-    def __init__(self, club: Club, bot: CurrentBot, token: str, queue: asyncio.Queue):
-        super().__init__(club, bot, token, queue)
+    def __init__(self, club: Club, bot: CurrentBot, token: str):
+        super().__init__(club, bot, token, [notices.member_channel(bot.id), bot_channel(bot.id)])
         self.invited: set[int] = set()
         self.started: set[int] = set()
         self.ended: set[int] = set()
@@ -149,11 +161,13 @@ class EventStream(_Stream):
             out.append({"type": "partie_ended", "partie": summary})
         return out
 
-    async def lines(self, first: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    async def lines(self) -> AsyncIterator[bytes]:
+        """The stream's lines; the bot's lease (taken by :func:`open_events`) is given back at the end."""
         limits = self.club.bot_limits
         renewed = time.monotonic()
         try:
-            for obj in first:
+            self.subscribe()  # before the opening lines are read: no notice falls in between
+            for obj in await run_in_threadpool(self.opening):
                 yield self.sent(line(obj))
             while True:
                 item = await self.next_notice()
@@ -182,37 +196,27 @@ class EventStream(_Stream):
                     yield self.sent(line(obj))
         finally:
             # Synchronous: a cancelled stream (the client went) cannot await any more.
-            self.club.hub.unsubscribe(notices.member_channel(self.bot.id), self.queue)
-            self.club.hub.unsubscribe(bot_channel(self.bot.id), self.queue)
+            self.unsubscribe()
             if limits is not None:
                 limits.close_stream(self.bot.id)
 
 
 async def open_events(club: Club, bot: CurrentBot, token: str) -> AsyncIterator[bytes]:
-    """Take the bot's one event stream (429 ``stream_open`` otherwise) and its first lines."""
+    """Take the bot's one event stream (429 ``stream_open`` otherwise); its lines.
+
+    A response that is never sent (the client left at once) keeps the lease until it
+    expires (``bot_stream_lease_seconds``)."""
     limits = club.bot_limits
     if limits is not None:
         await run_in_threadpool(limits.open_stream, bot.id)
-    queue = club.hub.subscribe(notices.member_channel(bot.id))
-    club.hub.subscribe(bot_channel(bot.id), queue)
-    stream = EventStream(club, bot, token, queue)
-    try:
-        first = await run_in_threadpool(stream.opening)
-    except BaseException:
-        club.hub.unsubscribe(notices.member_channel(bot.id), queue)
-        club.hub.unsubscribe(bot_channel(bot.id), queue)
-        if limits is not None:
-            limits.close_stream(bot.id)
-        raise
-    return stream.lines(first)
+    return EventStream(club, bot, token).lines()
 
 
 class PartieStream(_Stream):
     """``GET /api/bot/parties/{id}/stream``: one table as the bot's seat sees it."""
 
-    def __init__(self, club: Club, bot: CurrentBot, token: str, queue: asyncio.Queue, partie_id: int,
-                 state: dict[str, Any]):
-        super().__init__(club, bot, token, queue)
+    def __init__(self, club: Club, bot: CurrentBot, token: str, partie_id: int, state: dict[str, Any]):
+        super().__init__(club, bot, token, [f"partie:{partie_id}", bot_channel(bot.id)])
         self.partie_id = partie_id
         self.seat: int = state["seat"]
         self.status: str = state["status"]
@@ -245,13 +249,22 @@ class PartieStream(_Stream):
 
     async def lines(self, state: dict[str, Any], since: int | None) -> AsyncIterator[bytes]:
         try:
+            self.subscribe()
             if since is not None and 0 <= since <= state["version"] and state["status"] not in ("proposed", "withdrawn"):
                 self.sent_version = since
-                async for data in self.catch_up():
-                    yield data
             else:
                 self.sent_version = state["version"]
                 yield self.sent(line(state))
+            if self.status == "proposed":  # it may have started before the subscription
+                now = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.bot.member)
+                if now["status"] != self.status:
+                    self.status, self.sent_version = now["status"], now["version"]
+                    yield self.sent(line(now))
+            if self.status in ("running", "finished"):
+                # The events after the state read (or after ``since``): a word said before
+                # the subscription is not missed.
+                async for data in self.catch_up():
+                    yield data
             while self.status not in DONE:
                 item = await self.next_notice()
                 if item is None:
@@ -281,20 +294,12 @@ class PartieStream(_Stream):
                     yield self.sent(line({"type": "chat", "version": self.sent_version, "message": notice.get("message")}))
             yield self.end_line()
         finally:
-            self.club.hub.unsubscribe(f"partie:{self.partie_id}", self.queue)
-            self.club.hub.unsubscribe(bot_channel(self.bot.id), self.queue)
+            self.unsubscribe()
 
 
 async def open_partie(club: Club, bot: CurrentBot, token: str, partie_id: int, since: int | None) -> AsyncIterator[bytes]:
     """The table's stream for the bot's seat (403 ``not_a_player`` when it has none)."""
-    queue = club.hub.subscribe(f"partie:{partie_id}")  # before the state: no word is missed
-    club.hub.subscribe(bot_channel(bot.id), queue)
-    try:
-        state = await run_in_threadpool(reads.table_state, club, partie_id, bot.member)
-        if state["seat"] is None:
-            raise ClubError("your bot does not play at this table", code="not_a_player", status=403)
-    except BaseException:
-        club.hub.unsubscribe(f"partie:{partie_id}", queue)
-        club.hub.unsubscribe(bot_channel(bot.id), queue)
-        raise
-    return PartieStream(club, bot, token, queue, partie_id, state).lines(state, since)
+    state = await run_in_threadpool(reads.table_state, club, partie_id, bot.member)
+    if state["seat"] is None:
+        raise ClubError("your bot does not play at this table", code="not_a_player", status=403)
+    return PartieStream(club, bot, token, partie_id, state).lines(state, since)
