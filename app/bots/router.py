@@ -4,8 +4,7 @@ docs/bots.md describes the protocol with a whole session."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from app.bots import accounts
