@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.analysis.workers import WorkerPool
+from app.bots.limits import BotLimits
 from app.clock import Clock
 from app.config import Settings
 from app.db import Database
@@ -41,6 +42,8 @@ class Club:
     viewers: Viewers = field(default_factory=Viewers)
     # Push notices to the members' devices (app/push/), set by the web app.
     push: PushService | None = None
+    # The bot API's limits (app/bots/limits.py), on Redis when the Club has it.
+    bot_limits: BotLimits | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, clock: Clock | None = None) -> Club:
@@ -50,6 +53,7 @@ class Club:
             hub=Hub(settings.redis_url),
             tables=TableCache(history=settings.event_history),
             analyses=WorkerPool(settings.analysis_workers),
+            bot_limits=BotLimits(settings),
         )
 
     @property

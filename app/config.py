@@ -78,6 +78,17 @@ class Settings(BaseSettings):
     push_timeout_seconds: float = 10.0
     # How often the push sender looks for due messages another instance queued or a retry.
     push_poll_seconds: float = 5.0
+    # The bot API's limits (app/bots/limits.py, docs/bots.md): tables a bot sits at at once
+    # (running, or proposals it accepted), words a second per token, new parties a day per
+    # bot; an event stream line at least this often; the event stream's lease (one stream
+    # per bot, over every instance) lasts this long unless renewed.
+    bot_max_tables: int = 8
+    bot_words_per_second: int = 20
+    bot_parties_per_day: int = 200
+    bot_keepalive_seconds: float = 5.0
+    bot_stream_lease_seconds: float = 30.0
+    # The bot ladder (app/bots/ladder.py): keep a weekly bots' tournament announced.
+    bot_ladder: bool = False
 
     @property
     def secure_cookies(self) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, false
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import (
+    JSON, Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, false, select,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, column_property, mapped_column, relationship
 
 from app.db.types import UTCDateTime, utcnow
 
@@ -47,6 +49,33 @@ class Member(Base):
     holiday_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     vacation_year: Mapped[int | None] = mapped_column(Integer, nullable=True)
     vacation_hours_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # A bot account (app/bots/): the member who owns it; its role is "bot", it has no
+    # password and acts only with its owner's tokens (BotToken).
+    bot_owner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_owner_id is not None
+
+
+class BotToken(Base):
+    """A personal token of a bot account, made by its owner: the row keeps the SHA-256 of
+    the token (shown once), its scopes, when it expires and when it was last used."""
+
+    __tablename__ = "bot_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # The token's first characters, to tell the tokens apart in a list (never enough to use).
+    prefix: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(String(40), default="")
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class LoginSession(Base):
@@ -303,6 +332,8 @@ class Tournament(Base):
     round_minutes: Mapped[int] = mapped_column(Integer)  # a round's deadline after its start (T3)
     pause_minutes: Mapped[int] = mapped_column(Integer, default=2)  # between rounds
     robot_field: Mapped[bool] = mapped_column(Boolean, default=False)  # T4
+    # Bot accounts (app/bots/) with the bot:tournament scope may register.
+    bots_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
     place_points: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)  # T5; None: the game's
     seeding: Mapped[str] = mapped_column(String(16), default="random")  # round 1: random or rating (T6)
     # T2: never shown before the last round ends; its SHA-256 is shown from the start.
@@ -413,3 +444,9 @@ class PushKey(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     private_key: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+# A bot account's owner's name, read with the account (seats, lists, standings name both):
+# a correlated subquery, so no relationship has to be loaded after its session closed.
+_BotOwner = aliased(Member)
+Member.bot_owner_name = column_property(  # type: ignore[attr-defined]
+    select(_BotOwner.name).where(_BotOwner.id == Member.bot_owner_id).correlate_except(_BotOwner).scalar_subquery()
+)

@@ -103,7 +103,8 @@ def login(
     throttle.check(db, settings, keys)
     with db.read() as s:
         member = s.scalar(select(Member).where(Member.name_key == str(name).lower()))
-    if member is None:
+    if member is None or member.bot_owner_id is not None:
+        # A bot account has no password: it acts with its owner's tokens (app/bots/).
         passwords.spend_verify_time(str(password))
         throttle.record_failure(db, settings, keys)
         raise bad
@@ -238,6 +239,7 @@ def list_members(db: Database, settings: Settings) -> list[dict]:
         {
             "name": m.name,
             "role": m.role,
+            "bot_owner": m.bot_owner_name,  # a bot account: its owner (app/bots/)
             "disabled": m.disabled,
             "online": bool(m.last_seen_at and m.last_seen_at >= cutoff and not m.disabled),
         }
@@ -250,6 +252,8 @@ def ensure_admin(db: Database, name: str, password: str | None = None) -> tuple[
     with db.write() as s:
         member = s.scalar(select(Member).where(Member.name_key == name.lower()))
         if member is not None:
+            if member.bot_owner_id is not None:
+                raise Conflict(f"{member.name} is a bot account", code="is_a_bot")
             member.role = "admin"
             return member, None
     password = password or passwords.generate_password()

@@ -88,8 +88,10 @@ def seats_info(partie: Partie) -> list[dict[str, Any]]:
         {
             "seat": s.seat,
             "kind": s.kind,
-            "name": player_name(s) if s.kind != "open" or s.member else None,
+            "name": player_name(s) if s.kind not in ("open", "bot_open") or s.member else None,
             "bot_name": bot_name(s),  # shown as "Računar {bot_name}" (the record keeps "name")
+            # a bot account (app/bots/): its owner's name, shown with it everywhere
+            "bot_owner": s.member.bot_owner_name if s.member is not None else None,
             "answer": s.answer,
             "away": s.away,
             "computer": s.played_by_bot,

@@ -1,8 +1,10 @@
 """Proposing a partie, answering invitations, and starting it when every seat is filled.
 
 The proposer sits at seat 0 and deals first. Each other seat is a named member (who
-must accept), an open seat (any member may take it) or a computer player. An
-exhibition partie has computer players only and is watched, not played.
+must accept; a bot account is named as a member), an open seat (any member may take
+it), a bot-open seat (any bot account may take it, app/bots/) or a computer player. An
+exhibition partie has computer players only and is watched, not played. Fair play: a
+bot never sits with its owner, nor with another bot of his (app/bots/fairplay.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from app.db.database import for_update
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.ai import DEFAULT_LEVEL
+from app.bots.fairplay import check_together
 from app.games.base import SettingsError
 from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
@@ -36,9 +39,13 @@ TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds; or a slow time
 Tell = tuple[Sequence[int | None], str, dict[str, Any]]
 
 
+# Seats anyone may take: members take "open" ones, bot accounts "bot_open" ones.
+OPEN_KINDS = ("open", "bot_open")
+
+
 @dataclass(frozen=True)
 class SeatSpec:
-    kind: str  # member, open, bot
+    kind: str  # member, open, bot_open, bot
     name: str | None = None
     bot: str | None = None
 
@@ -110,8 +117,8 @@ def propose(
             seat = len(rows)
             if spec.kind == "bot":
                 rows.append(PartieSeat(seat=seat, kind="bot", bot=_bot_name(club, descriptor, spec.bot), answer="accepted"))
-            elif spec.kind == "open":
-                rows.append(PartieSeat(seat=seat, kind="open"))
+            elif spec.kind in OPEN_KINDS:
+                rows.append(PartieSeat(seat=seat, kind=spec.kind))
             elif spec.kind == "member":
                 invited = s.scalar(select(Member).where(Member.name_key == str(spec.name or "").lower()))
                 if invited is None or invited.disabled:
@@ -121,7 +128,8 @@ def propose(
                 taken.add(invited.id)
                 rows.append(PartieSeat(seat=seat, kind="member", member_id=invited.id, answer="invited"))
             else:
-                raise Invalid("a seat is 'member', 'open' or 'bot'", code="invalid_seats")
+                raise Invalid("a seat is 'member', 'open', 'bot_open' or 'bot'", code="invalid_seats")
+        check_together(s, [row.member_id for row in rows])
         partie = Partie(
             game=game,
             settings=settings,
@@ -149,7 +157,7 @@ def propose(
 def _start_if_ready(partie: Partie, now: datetime) -> bool:
     if partie.status != "proposed":
         return False
-    if any(seat.kind == "open" or seat.answer != "accepted" for seat in partie.seats):
+    if any(seat.kind in OPEN_KINDS or seat.answer != "accepted" for seat in partie.seats):
         return False
     partie.status = "running"
     partie.seed = secrets.token_hex(16)
@@ -206,12 +214,14 @@ def answer(club: Club, member: CurrentMember, partie_id: int, accept: bool) -> d
 
 
 def join(club: Club, member: CurrentMember, partie_id: int, seat_no: int | None = None) -> dict[str, Any]:
-    """Take an open seat (the first one unless ``seat_no`` is given)."""
+    """Take an open seat (the first one unless ``seat_no`` is given); a bot account takes
+    a bot-open seat."""
+    kind = "bot_open" if member.role == "bot" else "open"
     with club.db.write() as s:
         partie = _locked_proposal(club, s, partie_id)
         if any(row.member_id == member.id for row in partie.seats):
             raise Conflict("you already have a seat at this partie", code="already_seated")
-        open_seats = [row for row in partie.seats if row.kind == "open" and row.member_id is None]
+        open_seats = [row for row in partie.seats if row.kind == kind and row.member_id is None]
         if seat_no is not None:
             open_seats = [row for row in open_seats if row.seat == seat_no]
         if not open_seats:
@@ -219,6 +229,7 @@ def join(club: Club, member: CurrentMember, partie_id: int, seat_no: int | None 
         if slow.is_slow(partie.timer_seconds):
             slow.check_cap(club, s, member.id, member.name)
         row = open_seats[0]
+        check_together(s, [*(r.member_id for r in partie.seats), member.id])
         row.member_id = member.id
         row.answer = "accepted"
         row.kind = "member"
@@ -252,17 +263,18 @@ def set_seat(club: Club, member: CurrentMember, partie_id: int, seat_no: int, sp
         row.member_id, row.bot, row.answer = None, None, None
         if spec.kind == "bot":
             row.kind, row.bot, row.answer = "bot", _bot_name(club, game_of(partie.game), spec.bot), "accepted"
-        elif spec.kind == "open":
-            row.kind = "open"
+        elif spec.kind in OPEN_KINDS:
+            row.kind = spec.kind
         elif spec.kind == "member":
             invited = s.scalar(select(Member).where(Member.name_key == str(spec.name or "").lower()))
             if invited is None or invited.disabled:
                 raise Invalid(f"no member named {spec.name!r}", code="no_such_member")
             if any(other.member_id == invited.id for other in partie.seats if other.seat != seat_no):
                 raise Invalid(f"{invited.name} already has a seat", code="invalid_seats")
+            check_together(s, [*(r.member_id for r in partie.seats if r.seat != seat_no), invited.id])
             row.kind, row.member_id, row.answer = "member", invited.id, "invited"
         else:
-            raise Invalid("a seat is 'member', 'open' or 'bot'", code="invalid_seats")
+            raise Invalid("a seat is 'member', 'open', 'bot_open' or 'bot'", code="invalid_seats")
         started = _start_if_ready(partie, club.clock.now())
         out = proposal_summary(partie, member.id)
         about = {"by": member.name, "game": partie.game}

@@ -19,7 +19,9 @@ router = APIRouter(prefix="/api", tags=["parties"])
 
 
 class SeatIn(BaseModel):
-    kind: Literal["member", "open", "bot"]
+    kind: Literal["member", "open", "bot_open", "bot"] = Field(
+        description="a named member (or bot account), an open seat for members, a bot-open seat for bot accounts, "
+                    "or the Club's computer player")
     name: str | None = Field(default=None, max_length=64, description="the invited member (kind=member)")
     bot: str | None = Field(default=None, max_length=32, description="which computer player (kind=bot)")
 

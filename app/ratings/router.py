@@ -20,5 +20,6 @@ def get_standings(
     game: str = Query("", max_length=32, description="the game's code: " + ", ".join(codes()) + " (default: the first)"),
     period: str = Query("all", max_length=16, description="which parties count: " + ", ".join(PERIODS)),
     page: int = Query(1, ge=1, le=100_000, description=f"{PAGE_SIZE} members a page, by rating"),
+    bots: bool = Query(False, description="the bots' own standings (bot accounts, each with its owner) instead"),
 ) -> dict[str, Any]:
-    return standings(club.db, game or None, period, page)
+    return standings(club.db, game or None, period, page, bots=bots)

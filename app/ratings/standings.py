@@ -61,12 +61,15 @@ def since_of(period: str, now: datetime | None = None) -> datetime | None:
 
 
 def standings(db: Database, game: str | None = None, period: str | None = None, page: int = 1,
-              now: datetime | None = None) -> dict[str, Any]:
+              now: datetime | None = None, bots: bool = False) -> dict[str, Any]:
     """One page of the standings of a game over a period: ``{"game", "period", "since",
     "seats", "page", "page_size", "total", "members": [{"rank", "name", "rating", "mu",
     "sigma", "provisional", "rated_parties", "parties", "places", "last_active"}]}``;
     ``places[i]`` counts the parties finished in place ``i + 1``; ``rating`` and ``rank``
-    are None for a member not rated in the game (listed after the rated ones)."""
+    are None for a member not rated in the game (listed after the rated ones).
+
+    Bot accounts (app/bots/) are never listed with the members: ``bots=True`` gives
+    their own standings instead, each with its ``owner``."""
     code, period = check_filters(game, period)
     since = since_of(period, now)
     seats = game_of(code).seats
@@ -81,11 +84,11 @@ def standings(db: Database, game: str | None = None, period: str | None = None, 
         counted = counted.where(RatingEvent.finished_at >= since)
     c = counted.subquery()
     stmt = (
-        select(Member.name, c, Rating.mu, Rating.sigma, Rating.rating, Rating.parties.label("rated_parties"),
+        select(Member.name, Member.bot_owner_name, c, Rating.mu, Rating.sigma, Rating.rating, Rating.parties.label("rated_parties"),
                func.count().over().label("total"))
         .join(Member, Member.id == c.c.member_id)
         .outerjoin(Rating, and_(Rating.member_id == c.c.member_id, Rating.game == code))
-        .where(Member.disabled.is_(False))
+        .where(Member.disabled.is_(False), _pool(bots))
         .order_by(Rating.rating.is_(None), Rating.rating.desc(), (Rating.mu - ORDINAL_Z * Rating.sigma).desc(),
                   c.c.parties.desc(), Member.name_key)
         .limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
@@ -99,6 +102,7 @@ def standings(db: Database, game: str | None = None, period: str | None = None, 
             listed.append({
                 "rank": position if rated else None,
                 "name": row.name,
+                **({"owner": row.bot_owner_name} if bots else {}),
                 "rating": row.rating,
                 "mu": row.mu,
                 "sigma": row.sigma,
@@ -110,7 +114,12 @@ def standings(db: Database, game: str | None = None, period: str | None = None, 
             })
         if not listed and page > 1:
             total = s.scalar(select(func.count()).select_from(c.join(Member, Member.id == c.c.member_id))
-                             .where(Member.disabled.is_(False))) or 0
+                             .where(Member.disabled.is_(False), _pool(bots))) or 0
     return {"game": code, "period": period, "since": since, "seats": seats, "page": page, "page_size": PAGE_SIZE,
             "total": total, "members": listed}
+
+
+def _pool(bots: bool):
+    """The members' pool (no bot accounts) or the bots' own."""
+    return Member.bot_owner_id.is_not(None) if bots else Member.bot_owner_id.is_(None)
 

@@ -75,10 +75,14 @@ def cached_event_texts_since(
 
 
 def _events_since(club: Club, partie_id: int, seat: int | None | Callable[[Partie], int | None], since: int,
-                  render: Callable[[Partie, int | None, Snapshot], T]) -> tuple[list[T], dict | None]:
-    """``seat``: the seat, or how to find it in the partie (read once for both)."""
+                  render: Callable[[Partie, int | None, Snapshot], T],
+                  viewer: CurrentMember | None = None) -> tuple[list[T], dict | None]:
+    """``seat``: the seat, or how to find it in the partie (read once for both);
+    ``viewer``: a member asking over REST, who must be allowed to watch the table."""
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
+        if viewer is not None:
+            check_may_watch(s, partie, viewer.id)
         if callable(seat):
             seat = seat(partie)
         if partie.status not in ("running", "finished"):
@@ -107,4 +111,5 @@ def events_since(club: Club, partie_id: int, member: CurrentMember | None, since
     def render(partie: Partie, seat: int | None, snap: Snapshot) -> dict:
         return event_frame(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
 
-    return _events_since(club, partie_id, lambda partie: seat_of(partie, member.id if member else None), since, render)
+    return _events_since(club, partie_id, lambda partie: seat_of(partie, member.id if member else None), since, render,
+                         member)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, and_, exists, or_, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Partie, PartieSeat, TournamentRound
+from app.bots.fairplay import owner_watching
+from app.db.models import Member, Partie, PartieSeat, TournamentRound
 from app.errors import Forbidden
 from app.parties.lookup import seat_of
 
@@ -30,13 +31,21 @@ def check_may_watch(s: Session, partie: Partie, member_id: int | None) -> None:
     if hidden_from(s, partie, member_id):
         raise Forbidden("a tournament table is open only to its players until its round ends",
                         code="tournament_table_hidden")
+    if owner_watching(partie, member_id):
+        # Fair play (app/bots/fairplay.py): the owner of a bot at this table waits for its end.
+        raise Forbidden("you cannot watch a table where your bot plays until it ends", code="own_bot_table")
 
 
 def open_to(viewer_id: int | None) -> ColumnElement[bool]:
     """The parties a member may find in lists: all but the tables of running tournament
-    rounds where he does not sit."""
+    rounds where he does not sit, and the running tables of his bots."""
     ended = exists().where(and_(TournamentRound.tournament_id == Partie.tournament_id,
                                 TournamentRound.round_no == Partie.tournament_round,
                                 TournamentRound.ended_at.is_not(None)))
     mine = Partie.id.in_(select(PartieSeat.partie_id).where(PartieSeat.member_id == viewer_id))
-    return or_(Partie.tournament_id.is_(None), ended, *([mine] if viewer_id is not None else []))
+    visible = or_(Partie.tournament_id.is_(None), ended, *([mine] if viewer_id is not None else []))
+    if viewer_id is None:
+        return visible
+    my_bots = select(Member.id).where(Member.bot_owner_id == viewer_id)
+    my_bot_plays = Partie.id.in_(select(PartieSeat.partie_id).where(PartieSeat.member_id.in_(my_bots)))
+    return and_(visible, or_(Partie.status.not_in(("proposed", "running")), ~my_bot_plays))

@@ -45,8 +45,9 @@ def table_results(club: Club, s: Session, partie: Partie, game: GameDescriptor,
     return {
         "table_no": partie.table_no,
         "partie_id": partie.id,
-        # member ids by seat; None: a computer player's seat (never ranked)
-        "players": [row.member_id if row.kind == "member" else None for row in partie.seats],
+        # member ids by seat (a reference's computer seat keeps its account, app/bots/
+        # references.py); None: a computer player's seat (never ranked)
+        "players": [row.member_id for row in partie.seats],
         "boards": boards,
         "lines": lines,
         "places": list(result.get("places") or []),

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from app.club import Club
 from app.clock import waker
 from app.db.database import for_update
+from app.bots.references import levels_of
 from app.db.models import Partie, PartieSeat, Rating, Tournament, TournamentRound
 from app.games.descriptor import GameDescriptor
 from app.parties.events import PartieFinished
@@ -96,7 +97,7 @@ def _history(s: Session, tournament_id: int, before: int) -> list[list[Table]]:
     rounds: dict[int, list[Table]] = {}
     for p in parties:
         rounds.setdefault(p.tournament_round or 0, []).append(
-            Table(tuple(row.member_id if row.kind == "member" else None for row in p.seats)))
+            Table(tuple(row.member_id for row in p.seats)))  # a reference's seat keeps its account
     return [rounds[r] for r in sorted(rounds)]
 
 
@@ -131,9 +132,13 @@ def _start_round(s: Session, t: Tournament, game: GameDescriptor, now: datetime,
     numbered = list(enumerate(tables, start=1))
     if t.robot_field:
         numbered.append((res.ROBOT_TABLE, Table((None,) * size)))
+    # The Club's computer players entered as players (the bot ladder's references,
+    # app/bots/references.py): a computer seat of their level that keeps their account.
+    references = levels_of(s, [m for _, table in numbered for m in table.seats])
     for table_no, table in numbered:
         seats = [
-            PartieSeat(seat=i, kind="member", member_id=m, answer="accepted") if m is not None
+            PartieSeat(seat=i, kind="bot", bot=references[m], member_id=m, answer="accepted") if m in references
+            else PartieSeat(seat=i, kind="member", member_id=m, answer="accepted") if m is not None
             else PartieSeat(seat=i, kind="bot", bot=ROBOT_LEVEL, answer="accepted")
             for i, m in enumerate(table.seats)
         ]

@@ -29,6 +29,7 @@ class TournamentIn(BaseModel):
     round_minutes: int = Field(default=90, description="a round's deadline after its start (T3)")
     pause_minutes: int = Field(default=2, description="minutes between the end of a round and the next")
     robot_field: bool = Field(default=False, description="the Club's majstor players play every round too (T4)")
+    bots_allowed: bool = Field(default=False, description="bot accounts (token scope bot:tournament) may register")
     place_points: list[float] | None = Field(default=None, description="svajcarski: points by place (T5)")
     seeding: Literal["random", "rating"] = Field(default="random", description="round 1: random or snake by rating")
 
@@ -36,7 +37,7 @@ class TournamentIn(BaseModel):
         return service.TournamentSpec(
             name=self.name, game=self.game, format=self.format, rounds=self.rounds, start_at=self.start_at,
             settings=self.settings, hands=self.hands, timer_seconds=self.timer, round_minutes=self.round_minutes,
-            pause_minutes=self.pause_minutes, robot_field=self.robot_field, place_points=self.place_points,
+            pause_minutes=self.pause_minutes, robot_field=self.robot_field, bots_allowed=self.bots_allowed, place_points=self.place_points,
             seeding=self.seeding)
 
 

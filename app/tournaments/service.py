@@ -19,6 +19,7 @@ from app.db.database import for_update
 from app.db.models import Member, Partie, Tournament, TournamentPlayer, TournamentRound
 from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.games.base import SettingsError
+from app.bots.fairplay import check_together
 from app.games.tournament import check_place_points
 from app.members.service import CurrentMember
 from app.parties.lookup import BOT_NAMES, seat_of
@@ -50,6 +51,7 @@ class TournamentSpec:
     round_minutes: int = 90
     pause_minutes: int = 2
     robot_field: bool = False
+    bots_allowed: bool = False  # bot accounts with bot:tournament may register (app/bots/)
     place_points: list[float] | None = None
     seeding: str = "random"
 
@@ -104,6 +106,7 @@ def create(club: Club, member: CurrentMember, spec: TournamentSpec) -> int:
             name=spec.name.strip(), game=spec.game, settings=settings, format=spec.format, rounds=spec.rounds,
             hands=hands, start_at=spec.start_at.astimezone(timezone.utc), timer_seconds=spec.timer_seconds,
             round_minutes=spec.round_minutes, pause_minutes=spec.pause_minutes, robot_field=spec.robot_field,
+            bots_allowed=spec.bots_allowed,
             place_points=[float(p) for p in spec.place_points] if spec.place_points else None,
             seeding=spec.seeding, secret=new_secret(), status="registration", current_round=0,
             next_round_at=spec.start_at.astimezone(timezone.utc), organizer_id=member.id,
@@ -137,9 +140,13 @@ def register(club: Club, member: CurrentMember, tournament_id: int) -> dict[str,
         t = _locked(club, s, tournament_id)
         if not late_join_open(t):
             raise Conflict("registration is closed: half of the rounds have started", code="registration_closed")
+        if member.role == "bot" and not t.bots_allowed:
+            raise Forbidden("this tournament does not allow bots", code="bots_not_allowed")
         row = s.get(TournamentPlayer, (t.id, member.id))
         if row is not None and row.removed:
             raise Forbidden("the organizer removed you from this tournament", code="removed")
+        # Fair play: any two players may meet at a table, so never a bot and its owner.
+        check_together(s, [*(p.member_id for p in t.players if not p.removed and p.left_round is None), member.id])
         if row is not None and row.left_round is None:
             raise Conflict("you are registered already", code="already_registered")
         first = t.current_round + 1  # a late join plays from the next round (T7)
@@ -255,6 +262,8 @@ def set_organizer(club: Club, admin: CurrentMember, name: str, organizer: bool) 
             raise NotFound(f"no member named {name!r}", code="no_such_member")
         if target.role == "admin":
             raise Conflict("an admin organizes tournaments already", code="is_admin")
+        if target.bot_owner_id is not None:
+            raise Conflict(f"{target.name} is a bot account", code="is_a_bot")
         target.role = "organizer" if organizer else "member"
         return {"name": target.name, "role": target.role}
 
@@ -307,6 +316,15 @@ def listing(club: Club, member: CurrentMember | None) -> dict[str, list[dict[str
     return out
 
 
+def tournaments_for_bots(club: Club) -> list[dict[str, Any]]:
+    """Tournaments that allow bots and have not ended, the soonest first (the /bots page)."""
+    with club.db.read() as s:
+        rows = s.scalars(select(Tournament).where(Tournament.bots_allowed.is_(True),
+                                                  Tournament.status.not_in(("finished", "cancelled")))
+                         .order_by(Tournament.start_at).limit(20)).all()
+        return [{"id": t.id, "name": t.name, "game": t.game, "start_at": t.start_at, "status": t.status} for t in rows]
+
+
 def _winners(s: Session, done: list[Tournament]) -> dict[int, list[str]]:
     firsts = {t.id: [row["player"] for row in (t.standings or []) if row.get("rank") == 1] for t in done}
     names = _names(s, {m for ids in firsts.values() for m in ids})
@@ -323,9 +341,9 @@ def get(club: Club, s: Session, tournament_id: int) -> Tournament:
 def _table_row(p: Partie, names: dict[int, str], visible: bool) -> dict[str, Any]:
     seats = []
     for row in p.seats:
-        if row.kind == "member":
+        if row.member_id is not None:  # a member (or a reference's computer seat: its account)
             seats.append({"seat": row.seat, "name": names.get(row.member_id, "?"), "member": True,
-                          "computer": row.taken_over})
+                          "computer": row.played_by_bot})
         else:
             levels = BOT_NAMES.get(row.bot or "", BOT_NAMES["majstor"])
             seats.append({"seat": row.seat, "name": levels[row.seat % len(levels)], "member": False, "computer": True})
@@ -373,7 +391,7 @@ def detail(club: Club, tournament_id: int, member: CurrentMember | None) -> dict
             **summary(t, len(registered)),
             "organizer": names.get(t.organizer_id),
             "timer_seconds": t.timer_seconds, "round_minutes": t.round_minutes, "pause_minutes": t.pause_minutes,
-            "robot_field": t.robot_field, "place_points": t.place_points,
+            "robot_field": t.robot_field, "bots_allowed": t.bots_allowed, "place_points": t.place_points,
             "round_settings": rounds.round_settings(t, game),
             "seeding": t.seeding, "table_size": game.seats_for(t.settings),
             "commitment": commitment(t.secret),

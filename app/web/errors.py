@@ -65,8 +65,9 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ClubError)
     async def club_error(request: Request, exc: ClubError):
         retry_after = exc.extra.get("retry_after")
-        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-        return ErrorResponse(exc.body(), status_code=exc.status, headers=headers)
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+        headers.update(getattr(exc, "headers", None) or {})  # e.g. WWW-Authenticate (app/bots/accounts.py)
+        return ErrorResponse(exc.body(), status_code=exc.status, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):

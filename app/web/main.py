@@ -12,6 +12,9 @@ from fastapi.concurrency import run_in_threadpool
 
 from app import gcpauses
 from app.analysis.router import router as analysis_router
+from app.bots import ladder as bot_ladder
+from app.bots.api import router as bot_api_router
+from app.bots.router import router as bots_router
 from app.bots.runner import BotRunner
 from app.club import Club
 from app.clock import Clock
@@ -53,14 +56,16 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         watcher = asyncio.create_task(watch_deadlines(club))
         tournaments = asyncio.create_task(tournament_rounds.watch_tournaments(club))
         gc_keeper = asyncio.create_task(gcpauses.keep_pauses_short(settings.gc_freeze_seconds, settings.gc_full_seconds))
-        pusher = asyncio.create_task(club.push.run())
+        tasks = [watcher, tournaments, gc_keeper, asyncio.create_task(club.push.run())]
+        if settings.bot_ladder:
+            tasks.append(asyncio.create_task(bot_ladder.keep_weekly(club)))
         await run_in_threadpool(resume_running, club)
         try:
             yield
         finally:
-            for task in (watcher, tournaments, gc_keeper, pusher):
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(watcher, tournaments, gc_keeper, pusher, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
             await run_in_threadpool(club.bots.close)
             if club.writer is not None:
                 await run_in_threadpool(club.writer.stop)  # the queued words are still written
@@ -71,7 +76,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     app = FastAPI(
         title="Klub",
-        description="The Club's API: members, partie proposals, live tables, the archive.",
+        description="The Club's API: members, partie proposals, live tables, the archive; and the bot API "
+                    "(/api/bot, a bot account's token: Authorization: Bearer kbt_..., docs/bots.md).",
         version="0.1.0",
         lifespan=lifespan,
     )
@@ -81,6 +87,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(security.SecurityMiddleware, settings=settings)
     errors.install(app)
     app.include_router(members_router)
+    app.include_router(bots_router)
+    app.include_router(bot_api_router)
     app.include_router(parties_router)
     app.include_router(analysis_router)
     app.include_router(ratings_router)

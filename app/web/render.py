@@ -49,7 +49,10 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         # The games, from their descriptors: names, settings, rules pages.
         "games": games,
         # a seat's shown name: a computer player's "Računar Mile", else the member's name
-        "seat_name": lambda seat: _("Computer {name}").format(name=seat["bot_name"]) if seat.get("bot_name") else seat.get("name"),
+        # (a bot account's: "{name} (bot of {owner})")
+        "seat_name": lambda seat: (_("Computer {name}").format(name=seat["bot_name"]) if seat.get("bot_name")
+                                   else _("{name} (bot of {owner})").format(name=seat.get("name"), owner=seat["bot_owner"])
+                                   if seat.get("bot_owner") else seat.get("name")),
         "game_name": lambda code: games[code].name(lang) if code in games else code,
         "settings_text": lambda code, settings: games[code].describe_settings(settings, lang) if code in games else "",
         # a slow partie's times: "2 d 3 h", "5 h 10 min"; a timer: "60 s", "12 hours"

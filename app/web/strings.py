@@ -86,6 +86,19 @@ ERROR_TEXTS = {
     "not_on_holiday": N_("You are not on holiday."),
     "not_timed_out": N_("In a slow partie a seat goes to a computer player only after three timed-out decisions."),
     "not_reclaimable": N_("Your seat was not handed to a computer player by the others; there is nothing to take back."),
+    # bot accounts (app/bots/)
+    "no_such_bot": N_("You have no bot with that name."),
+    "too_many_bots": N_("You have as many bots as a member may have."),
+    "too_many_tokens": N_("This bot has as many tokens as it may have; revoke one first."),
+    "invalid_scopes": N_("Choose at least one scope for the token."),
+    "invalid_token_days": N_("A token is valid for 1 to 365 days."),
+    "invalid_label": N_("A token's label has at most 40 characters."),
+    "no_such_token": N_("There is no such token."),
+    "bots_own_no_bots": N_("A bot cannot own bots."),
+    "is_a_bot": N_("That is a bot account."),
+    "own_bot_at_table": N_("Fair play: a bot never sits at a table (or in a tournament) with its owner, nor with another bot of his."),
+    "own_bot_table": N_("Your bot plays at this table: you can watch it once the partie is over."),
+    "bots_not_allowed": N_("This tournament does not allow bots."),
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
@@ -104,6 +117,7 @@ TABLE_ERROR_TEXTS = {
     "unknown_type": N_("The server did not understand that message."),
     "frame_too_large": N_("The server did not understand that message."),
     "action_id_reused": N_("The server did not understand that message."),
+    "own_bot_table": N_("Your bot plays at this table: you can watch it once the partie is over."),
 }
 
 # The texts of the notices every member's page shows (static/js/notices.js), sent with
@@ -151,6 +165,8 @@ JS_STRINGS = [
     # a decision whose time ran out, said by the computer; who watches the table
     N_("Time ran out: the computer said “{word}” for {name}"),
     N_("Time ran out: the computer played {word} for {name}"), N_("Watching ({n}): {names}"),
+    # a bot account's seat (app/bots/)
+    N_("{name} (bot of {owner})"),
     # why a preferans hand ended, and its numbers
     N_("All passed: a refe for everyone"), N_("Nobody followed: the declarer passes as if he took all 10 tricks"),
     N_("Pik with the talon without a kontra is not played"), N_("Offer accepted: {word}"),

@@ -22,7 +22,7 @@
       for (const line of form.querySelectorAll(".seat-line[data-seat]")) {
         line.hidden = Number(line.dataset.seat) > others;
         const kind = exhibition ? "bot" : line.querySelector(".seat-kind").value;
-        line.classList.remove("kind-bot", "kind-member", "kind-open");
+        line.classList.remove("kind-bot", "kind-member", "kind-open", "kind-bot_open");
         line.classList.add("kind-" + kind);
         line.querySelector(".seat-kind").disabled = exhibition;
       }

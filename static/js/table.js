@@ -38,7 +38,9 @@
   }
   ctl.base = () => (ctl.seat === null ? 0 : ctl.seat);
   ctl.rel = (s) => (((s - ctl.base()) % n) + n) % n;
-  ctl.name = (s) => (ctl.seats[s] && (ctl.seats[s].bot_name ? K.T("Computer {name}", { name: ctl.seats[s].bot_name }) : ctl.seats[s].name)) || `#${s + 1}`;
+  ctl.name = (s) => (ctl.seats[s] && (ctl.seats[s].bot_name ? K.T("Computer {name}", { name: ctl.seats[s].bot_name })
+    : ctl.seats[s].bot_owner ? K.T("{name} (bot of {owner})", { name: ctl.seats[s].name, owner: ctl.seats[s].bot_owner })
+    : ctl.seats[s].name)) || `#${s + 1}`;
   ctl.names = () => Array.from({ length: n }, (_, s) => ctl.name(s));
   /* The turn: the game waits for my seat. Words out of turn (offers, otpis) are not a turn. */
   ctl.myTurn = () => ctl.seat !== null && ctl.toAct.includes(ctl.seat) && ctl.legal.length > 0 && !ctl.finished;

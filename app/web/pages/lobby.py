@@ -163,8 +163,8 @@ def _seats(form: dict[str, str], n: int, exhibition: bool) -> list[proposals.Sea
         kind = "bot" if exhibition else form.get(f"seat{i}", "bot")
         if kind == "member":
             seats.append(proposals.SeatSpec("member", form.get(f"seat{i}_name", "").strip()))
-        elif kind == "open":
-            seats.append(proposals.SeatSpec("open"))
+        elif kind in proposals.OPEN_KINDS:
+            seats.append(proposals.SeatSpec(kind))  # an open seat, or one for a bot (app/bots/)
         else:
             seats.append(proposals.SeatSpec("bot", bot=_bot(form.get(f"seat{i}_bot"))))
     if exhibition:

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
+from app.bots import accounts as bots
 from app.members import resets
 from app.members import service as members
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
@@ -121,8 +122,13 @@ async def logout_post(request: Request, club: ClubDep, member: OptionalMemberDep
 def _account(request: Request, member, status: int = 200, **extra) -> Response:
     rule = password_rule(gettext_for(lang_of(request)))
     vacation = slow.get_vacation(request.app.state.club, member.id)  # slow parties: my vacation and holiday
-    return render(request, "account.html", context(request, member, password_rule=rule, vacation=vacation, **extra),
-                  status=status)
+    club = request.app.state.club
+    my_bots = bots.list_bots(club.db, member) if member.role != bots.BOT_ROLE else []
+    response = render(request, "account.html", context(request, member, password_rule=rule, vacation=vacation, bots=my_bots,
+                                                       bot_scopes=bots.SCOPES, **extra), status=status)
+    if "new_token" in extra:
+        response.headers["Cache-Control"] = "no-store"  # the token is shown once: no copy in a cache
+    return response
 
 
 def _refused_status(e: ClubError) -> int:
@@ -214,6 +220,55 @@ async def account_organizer(request: Request, club: ClubDep, member: OptionalMem
         return _account(request, member, _refused_status(e), organizer_name=name, organizer_error=e.code,
                         organizer_error_message=e.message)
     return _account(request, member, organizer_done=done)
+
+
+# -- my bots (app/bots/): create one, make and revoke its tokens -------------------------
+
+
+async def _bot_form(request: Request, club, member, action) -> Response:
+    if member is None:
+        return to_login(request)
+    form = await read_form(request)
+    if refused := form_refused(request, member, form):
+        return refused
+    try:
+        done = await run_in_threadpool(action, form)
+    except ClubError as e:
+        return _account(request, member, _refused_status(e), bot_error=e.code, bot_error_message=e.message)
+    return _account(request, member, **done)
+
+
+@router.post("/account/bots", response_class=HTMLResponse)
+async def account_bot_create(request: Request, club: ClubDep, member: OptionalMemberDep):
+    def create(form) -> dict:
+        return {"bot_created": bots.create_bot(club.db, member, form.get("name", "").strip()[:64])}
+
+    return await _bot_form(request, club, member, create)
+
+
+@router.post("/account/bots/token", response_class=HTMLResponse)
+async def account_bot_token(request: Request, club: ClubDep, member: OptionalMemberDep):
+    def make(form) -> dict:
+        scopes = [scope for scope in bots.SCOPES if form.get(scope) == "on"]
+        days = form.get("days", "").strip()
+        token = bots.create_token(club.db, member, form.get("bot", "")[:64], scopes,
+                                  int(days) if days.isdigit() and len(days) < 6 else days, form.get("label", "")[:200])
+        return {"new_token": token}
+
+    return await _bot_form(request, club, member, make)
+
+
+@router.post("/account/bots/revoke", response_class=HTMLResponse)
+async def account_bot_revoke(request: Request, club: ClubDep, member: OptionalMemberDep):
+    def revoke(form) -> dict:
+        token_id = form.get("token", "")
+        if not token_id.isdigit() or len(token_id) > 18:
+            raise ClubError("there is no such token", code="no_such_token", status=404)
+        bot_id = bots.revoke_token(club.db, member, form.get("bot", "")[:64], int(token_id))
+        club.hub.publish(f"bot:{bot_id}", {"kind": "token_revoked", "token": int(token_id)})  # app/bots/streams.py
+        return {"token_revoked": True}
+
+    return await _bot_form(request, club, member, revoke)
 
 
 @router.get("/reset/{token}", response_class=HTMLResponse)

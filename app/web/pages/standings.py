@@ -9,6 +9,7 @@ from app.deps import ClubDep, OptionalMemberDep
 from app.games.registry import codes
 from app.ratings.method import PROVISIONAL_PARTIES
 from app.ratings.standings import PERIODS, default_game, standings
+from app.tournaments.service import tournaments_for_bots
 from app.web.i18n import N_, gettext_for, lang_of
 from app.web.render import context, render, to_login
 
@@ -21,13 +22,24 @@ PERIOD_LABELS = {"all": N_("all time"), "30d": N_("last 30 days"), "365d": N_("l
 @router.get("/standings", response_class=HTMLResponse)
 def standings_page(request: Request, club: ClubDep, member: OptionalMemberDep, game: str = "", period: str = "all",
                    page: int = 1):
+    return _standings_page(request, club, member, game, period, page, bots=False)
+
+
+@router.get("/bots", response_class=HTMLResponse)
+def bots_page(request: Request, club: ClubDep, member: OptionalMemberDep, game: str = "", period: str = "all",
+              page: int = 1):
+    """The bots' standings per game (their own pool, docs/bots.md) and the tournaments open to bots."""
+    return _standings_page(request, club, member, game, period, page, bots=True)
+
+
+def _standings_page(request: Request, club, member, game: str, period: str, page: int, bots: bool):
     if member is None:
         return to_login(request)
     if game not in codes():
-        game = default_game(club.db, member.id)  # the game he played most, or the Club's
+        game = codes()[0] if bots else default_game(club.db, member.id)  # the game he played most, or the Club's
     if period not in PERIODS:
         period = "all"
-    data = standings(club.db, game, period, max(1, min(page, MAX_PAGE)))
+    data = standings(club.db, game, period, max(1, min(page, MAX_PAGE)), bots=bots)
     first = (data["page"] - 1) * data["page_size"] + 1
     _ = gettext_for(lang_of(request))
     ctx = context(
@@ -40,5 +52,7 @@ def standings_page(request: Request, club: ClubDep, member: OptionalMemberDep, g
                                                      total=data["total"]) if data["members"] else "",
         previous_page=data["page"] - 1 if data["page"] > 1 else None,
         next_page=data["page"] + 1 if data["page"] * data["page_size"] < data["total"] else None,
+        bots=bots, base="/bots" if bots else "/standings",
+        bot_tournaments=tournaments_for_bots(club) if bots else [],
     )
     return render(request, "standings.html", ctx)

@@ -85,7 +85,7 @@ def spec_from_form(club, form: dict[str, str]) -> service.TournamentSpec:
         hands=_int(form, "hands", "the number of hands"), timer_seconds=_int(form, "timer", "the timer") or 0,
         round_minutes=_int(form, "round_minutes", "a round's length") or 0,
         pause_minutes=_int(form, "pause_minutes", "the pause", 0) or 0,
-        robot_field=form.get("robot_field") == "on", place_points=place_points,
+        robot_field=form.get("robot_field") == "on", bots_allowed=form.get("bots_allowed") == "on", place_points=place_points,
         seeding=form.get("seeding", "random"),
     )
 

@@ -1,0 +1,151 @@
+"""The bot API, ``/api/bot/...``: a bot account acts with a token of its owner
+(``Authorization: Bearer kbt_...``). docs/bots.md has the whole protocol and a session."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from app.bots import accounts, play, streams
+from app.bots.accounts import CurrentBot
+from app.deps import ClubDep
+from app.errors import Invalid
+from app.parties import proposals
+from app.parties.router import JoinIn, ProposalIn
+from app.tables.router import ActionIn
+
+router = APIRouter(prefix="/api/bot", tags=["bot API"])
+
+NDJSON = "application/x-ndjson"
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+BEARER = {401: {"description": "no token, or a revoked, unknown or expired one (WWW-Authenticate: Bearer)"},
+          403: {"description": "the token lacks the scope, or the bot (or its owner) is disabled"}}
+LIMITED = {429: {"description": "a limit of the bot API (docs/bots.md); see Retry-After"}}
+
+
+def _token(request: Request) -> str | None:
+    return accounts.bearer_token(request.headers.get("authorization"))
+
+
+def current_bot(request: Request, club: ClubDep) -> CurrentBot:
+    return accounts.authenticate(club.db, _token(request))
+
+
+BotDep = Annotated[CurrentBot, Depends(current_bot)]
+
+
+def _ndjson(lines) -> StreamingResponse:
+    return StreamingResponse(lines, media_type=NDJSON, headers=STREAM_HEADERS)
+
+
+@router.get("/account", summary="Who the token's bot is: its name, owner, the token's scopes and expiry, the limits",
+            responses=BEARER)
+def account(bot: BotDep, club: ClubDep) -> dict[str, Any]:
+    return {"name": bot.name, "owner": bot.owner, "scopes": sorted(bot.scopes),
+            "limits": play.limits_of(club).describe()}
+
+
+@router.get("/stream", summary="The bot's events (NDJSON): invitations, parties started and ended, tournament rounds",
+            responses={**BEARER, 429: {"description": "the bot's event stream is open already (one per bot); see Retry-After"}},
+            response_class=StreamingResponse)
+async def event_stream(request: Request, bot: BotDep, club: ClubDep):
+    bot.require(play.PLAY)
+    return _ndjson(await streams.open_events(club, bot, _token(request) or ""))
+
+
+@router.get("/parties", summary="My invitations, my proposals, proposals I accepted and my running tables",
+            responses=BEARER)
+def my_parties(bot: BotDep, club: ClubDep):
+    return play.my_parties(club, bot)
+
+
+@router.get("/open-seats", summary="Proposals with a bot-open seat (any bot may take it: POST .../join)",
+            responses=BEARER)
+def open_seats(bot: BotDep, club: ClubDep):
+    return {"parties": play.open_seats(club, bot)}
+
+
+@router.post("/parties", status_code=201, summary="Propose a partie (scope bot:challenge); the bot sits at seat 0",
+             responses={**BEARER, **LIMITED})
+def propose(body: ProposalIn, bot: BotDep, club: ClubDep):
+    if body.exhibition:
+        raise Invalid("a bot plays its parties; it proposes no exhibition", code="invalid_seats")
+    return play.propose(club, bot, body.game, body.settings, body.timer, [s.spec() for s in body.seats])
+
+
+@router.get("/parties/{partie_id}", summary="A partie or proposal: game, settings, seats, status, my seat",
+            responses=BEARER)
+def get_partie(partie_id: int, bot: BotDep, club: ClubDep):
+    bot.require(play.PLAY)
+    return proposals.get_summary(club, partie_id, bot.member)
+
+
+@router.post("/parties/{partie_id}/accept", summary="Accept an invitation", responses={**BEARER, **LIMITED})
+def accept(partie_id: int, bot: BotDep, club: ClubDep):
+    return play.answer(club, bot, partie_id, True)
+
+
+@router.post("/parties/{partie_id}/decline", summary="Decline an invitation", responses=BEARER)
+def decline(partie_id: int, bot: BotDep, club: ClubDep):
+    return play.answer(club, bot, partie_id, False)
+
+
+@router.post("/parties/{partie_id}/join", summary="Take a bot-open seat", responses={**BEARER, **LIMITED})
+def join(partie_id: int, bot: BotDep, club: ClubDep, body: JoinIn = Body(default=JoinIn())):
+    return play.join(club, bot, partie_id, body.seat)
+
+
+@router.post("/parties/{partie_id}/withdraw", summary="Withdraw my proposal (scope bot:challenge)", responses=BEARER)
+def withdraw(partie_id: int, bot: BotDep, club: ClubDep):
+    return play.withdraw(club, bot, partie_id)
+
+
+@router.get("/parties/{partie_id}/stream",
+            summary="One table as my seat sees it (NDJSON): the state (or the events after ?since=V), then an event "
+                    "line per version with my view and legal words; an end line when it is over",
+            responses={**BEARER, 404: {"description": "no such partie"}}, response_class=StreamingResponse)
+async def partie_stream(partie_id: int, request: Request, bot: BotDep, club: ClubDep,
+                        since: int | None = Query(default=None, ge=0, le=2**31,
+                                                  description="the last version I have: the events after it")):
+    bot.require(play.PLAY)
+    return _ndjson(await streams.open_partie(club, bot, _token(request) or "", partie_id, since))
+
+
+@router.post(
+    "/parties/{partie_id}/actions",
+    summary="Say a word for my seat (as members do: the version it was decided on, an action id for resends)",
+    responses={**BEARER, **LIMITED, 409: {"description": "stale version; error.current is my seat's current state"},
+               422: {"description": "an illegal word; error.message says why, error.legal lists the legal words"}},
+)
+def post_action(partie_id: int, body: ActionIn, bot: BotDep, club: ClubDep):
+    applied = play.say(club, bot, partie_id, body.word, body.version, body.action_id)
+    return {"applied": {"version": applied.version, "word": applied.word, "duplicate": applied.duplicate}}
+
+
+@router.get("/parties/{partie_id}/chat", summary="The table's chat (read-only for bots)", responses=BEARER)
+def get_chat(partie_id: int, bot: BotDep, club: ClubDep):
+    return {"messages": play.chat_history(club, bot, partie_id)}
+
+
+class _Chat(BaseModel):
+    text: str = Field(default="", max_length=2000)
+
+
+@router.post("/parties/{partie_id}/chat", summary="Refused: chat is read-only for bots (403 bots_do_not_chat)",
+             responses=BEARER)
+def post_chat(partie_id: int, bot: BotDep, body: _Chat | None = None):
+    play.refuse_chat()
+
+
+@router.post("/tournaments/{tournament_id}/join", summary="Register in a tournament that allows bots (scope bot:tournament)",
+             responses=BEARER)
+def join_tournament(tournament_id: int, bot: BotDep, club: ClubDep):
+    return play.register(club, bot, tournament_id)
+
+
+@router.post("/tournaments/{tournament_id}/leave", summary="Leave a tournament (scope bot:tournament)", responses=BEARER)
+def leave_tournament(tournament_id: int, bot: BotDep, club: ClubDep):
+    return play.leave_tournament(club, bot, tournament_id)

@@ -1,0 +1,112 @@
+"""The bot API's limits, on the ``limits`` package's shared store (docs/bots.md).
+
+The store is Redis when the Club runs with Redis (``KLUB_REDIS_URL``: every instance
+counts in the same place), else this process's memory (the embedded default, one
+instance). Refusals are :class:`TooMany` (429 with ``Retry-After``):
+
+- ``words_rate_limited``: more than ``bot_words_per_second`` words a second with one token
+  (a moving window);
+- ``parties_per_day``: more than ``bot_parties_per_day`` new parties a day for one bot
+  (proposed, accepted or joined; a moving window of 24 hours);
+- ``too_many_tables``: a bot sits at ``bot_max_tables`` tables already (running, or
+  proposals it accepted): counted in the database, which every instance shares;
+- ``stream_open``: the bot's event stream is open already (one per bot). The stream holds
+  a lease in the store (``bot_stream_lease_seconds``), renewed with every keep-alive and
+  given back when it closes, so a stream of a crashed instance frees its bot after one
+  lease at most.
+
+The windows run on the wall clock (the store's), not the Club's clock.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from limits import RateLimitItemPerDay, RateLimitItemPerSecond
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+
+from app.config import Settings
+from app.errors import ClubError
+
+NAMESPACE = "klub-bot"
+# A refusal whose end the store cannot tell (a table freed when a partie ends).
+TABLES_RETRY_AFTER = 60
+
+
+class TooMany(ClubError):
+    status, code = 429, "rate_limited"
+
+    def __init__(self, message: str, code: str, retry_after: float):
+        super().__init__(message, code=code, retry_after=max(1, math.ceil(retry_after)))
+
+
+class BotLimits:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.uri = settings.redis_url or "memory://"
+        self.storage = storage_from_string(self.uri)
+        self.window = MovingWindowRateLimiter(self.storage)
+        self.words = RateLimitItemPerSecond(settings.bot_words_per_second, namespace=NAMESPACE)
+        self.parties = RateLimitItemPerDay(settings.bot_parties_per_day, namespace=NAMESPACE)
+        self.max_tables = settings.bot_max_tables
+        # whole seconds: Redis expires keys by them
+        self.lease_seconds = max(1, math.ceil(settings.bot_stream_lease_seconds))
+
+    def describe(self) -> dict:
+        """The limits as the bot API states them (``GET /api/bot/account``)."""
+        return {
+            "event_streams": 1,
+            "tables": self.max_tables,
+            "words_per_second": self.settings.bot_words_per_second,
+            "parties_per_day": self.settings.bot_parties_per_day,
+            "keepalive_seconds": self.settings.bot_keepalive_seconds,
+        }
+
+    def _retry(self, item, *keys: str) -> float:
+        reset = self.window.get_window_stats(item, *keys).reset_time
+        return reset - time.time()
+
+    def word(self, token_id: int) -> None:
+        """Count one word of a token, or :class:`TooMany` (nothing counted)."""
+        key = str(token_id)
+        if not self.window.hit(self.words, "words", key):
+            raise TooMany(f"at most {self.settings.bot_words_per_second} words a second per token",
+                          "words_rate_limited", self._retry(self.words, "words", key))
+
+    def check_new_partie(self, bot_id: int) -> None:
+        key = str(bot_id)
+        if not self.window.test(self.parties, "parties", key):
+            raise TooMany(f"at most {self.settings.bot_parties_per_day} new parties a day per bot",
+                          "parties_per_day", self._retry(self.parties, "parties", key))
+
+    def count_new_partie(self, bot_id: int) -> None:
+        self.window.hit(self.parties, "parties", str(bot_id))
+
+    def check_tables(self, in_use: int) -> None:
+        if in_use >= self.max_tables:
+            raise TooMany(f"a bot sits at {self.max_tables} tables at most at once", "too_many_tables",
+                          TABLES_RETRY_AFTER)
+
+    # -- the event stream's lease ------------------------------------------------------
+
+    def _stream_key(self, bot_id: int) -> str:
+        return f"{NAMESPACE}/stream/{bot_id}"
+
+    def open_stream(self, bot_id: int) -> None:
+        """Take the bot's one event stream, or :class:`TooMany` ``stream_open``."""
+        key = self._stream_key(bot_id)
+        if self.storage.incr(key, self.lease_seconds) != 1:
+            left = self.storage.get_expiry(key) - time.time()
+            raise TooMany("this bot's event stream is open already (one per bot)", "stream_open",
+                          min(max(left, 1), self.settings.bot_keepalive_seconds))
+
+    def renew_stream(self, bot_id: int) -> bool:
+        """Renew the lease; False when another stream took it meanwhile (this one ends)."""
+        key = self._stream_key(bot_id)
+        self.storage.clear(key)
+        return self.storage.incr(key, self.lease_seconds) == 1
+
+    def close_stream(self, bot_id: int) -> None:
+        self.storage.clear(self._stream_key(bot_id))
