@@ -9,6 +9,7 @@ or a two-week session expire at once, and the watchers that sleep on a deadline 
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -76,3 +77,15 @@ def waker(loop, event) -> Callable[[], None]:
             pass
 
     return wake
+
+
+async def wait_woken(event: asyncio.Event, seconds: float) -> None:
+    """Wait until ``event`` is set or ``seconds`` have passed (a watcher's poll).
+
+    Not ``asyncio.wait_for``: on Python 3.11 it loses a cancellation that arrives as the
+    event is set, and a watcher's loop then never ends (an app's shutdown hung on it)."""
+    try:
+        async with asyncio.timeout(seconds):
+            await event.wait()
+    except TimeoutError:
+        pass

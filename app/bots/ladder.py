@@ -18,6 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.bots import references
+from app.clock import wait_woken
 from app.club import Club
 from app.db.models import Member, Tournament, TournamentPlayer
 from app.games.registry import descriptors
@@ -93,7 +94,4 @@ async def keep_weekly(club: Club) -> None:
             raise
         except Exception:
             log.exception("the bot ladder could not be announced")
-        try:
-            await asyncio.wait_for(moved.wait(), LOOK_SECONDS)
-        except asyncio.TimeoutError:
-            pass
+        await wait_woken(moved, LOOK_SECONDS)

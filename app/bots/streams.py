@@ -74,8 +74,9 @@ class _Stream:
         wait = self.keepalive - (time.monotonic() - self.last_sent)
         if wait <= 0:
             return None
-        try:
-            return await asyncio.wait_for(self.queue.get(), wait)
+        try:  # not asyncio.wait_for: on 3.11 it may lose a cancellation (app/clock.py wait_woken)
+            async with asyncio.timeout(wait):
+                return await self.queue.get()
         except TimeoutError:
             return None
 

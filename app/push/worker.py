@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi.concurrency import run_in_threadpool
 
 from app.push import outbox, sender
+from app.clock import wait_woken
 from app.push.vapid import VapidKeys, load_keys
 
 if TYPE_CHECKING:
@@ -95,10 +96,7 @@ class PushService:
                     log.exception("push worker failed")
                 if not self._incoming.empty():
                     continue
-                try:
-                    await asyncio.wait_for(self._wake.wait(), settings.push_poll_seconds)
-                except asyncio.TimeoutError:
-                    pass
+                await wait_woken(self._wake, settings.push_poll_seconds)
         finally:
             self._loop = None
             self._executor.shutdown(wait=False, cancel_futures=True)

@@ -10,7 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.club import Club
-from app.clock import waker
+from app.clock import wait_woken, waker
 from app.db.models import Partie
 from app.members.service import delete_expired_sessions
 from app.parties import slow
@@ -56,7 +56,4 @@ async def watch_deadlines(club: Club) -> None:
             raise
         except Exception:
             log.exception("deadline watcher failed")
-        try:
-            await asyncio.wait_for(moved.wait(), club.settings.deadline_poll_seconds)
-        except asyncio.TimeoutError:
-            pass
+        await wait_woken(moved, club.settings.deadline_poll_seconds)

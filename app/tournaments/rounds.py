@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.club import Club
-from app.clock import waker
+from app.clock import wait_woken, waker
 from app.db.database import for_update
 from app.bots.references import levels_of
 from app.db.models import Partie, PartieSeat, Rating, Tournament, TournamentRound
@@ -325,7 +325,4 @@ async def watch_tournaments(club: Club) -> None:
             raise
         except Exception:
             log.exception("tournament watcher failed")
-        try:
-            await asyncio.wait_for(moved.wait(), club.settings.deadline_poll_seconds)
-        except asyncio.TimeoutError:
-            pass
+        await wait_woken(moved, club.settings.deadline_poll_seconds)
