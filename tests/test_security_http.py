@@ -162,6 +162,7 @@ def test_no_get_route_changes_state(app):
     gets = [path for path, methods in all_routes(app) if "GET" in methods]
     assert "/api/parties/{partie_id}/view" in gets and "/lobby" in gets and "/table/{partie_id}" in gets
     db = app.state.club.db
+    app.state.club.push.load_keys()  # made at the start of a served Club (its lifespan), not by a GET
     before = snapshot(db)
     for who in (ana, dule):
         for path in gets:
