@@ -18,10 +18,10 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.bots import references
-from app.clock import wait_woken
+from app.clock import wait_woken, waker
 from app.club import Club
 from app.db.models import Member, Tournament, TournamentPlayer
-from app.games.registry import descriptors
+from app.games.registry import descriptor, descriptors
 from app.members.service import CurrentMember
 from app.tournaments import service as tournaments
 
@@ -51,6 +51,14 @@ def _game_of_week(start: datetime) -> str:
     return games[start.isocalendar()[1] % len(games)].code
 
 
+def _hands_a_round(game: str) -> int | None:
+    """HANDS where the game's round counts hands (preferans, P13); None where a round is
+    the game's whole schedule (its round settings ignore the number)."""
+    rules = descriptor(game).tournament
+    counted = rules is not None and rules.round_settings({}, HANDS) != rules.round_settings({}, None)
+    return HANDS if counted else None
+
+
 def ensure_weekly(club: Club) -> int | None:
     """The id of the coming week's ladder tournament, created (with its references) when
     it is missing; None when the Club has no admin to organize it."""
@@ -69,7 +77,7 @@ def ensure_weekly(club: Club) -> int | None:
     spec = tournaments.TournamentSpec(
         name=name, game=game, format="duplikat", rounds=ROUNDS, start_at=start, timer_seconds=TIMER,
         round_minutes=ROUND_MINUTES, pause_minutes=PAUSE_MINUTES, bots_allowed=True,
-        hands=HANDS if game == "preferans" else None,
+        hands=_hands_a_round(game),
     )
     tournament_id = tournaments.create(club, organizer, spec)
     refs = references.ensure(club.db)
@@ -85,7 +93,7 @@ async def keep_weekly(club: Club) -> None:
     clock (tests move a manual clock, which wakes this at once)."""
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()
-    club.clock.on_change(lambda: loop.call_soon_threadsafe(moved.set))
+    club.clock.on_change(waker(loop, moved))
     while True:
         moved.clear()
         try:
