@@ -68,10 +68,13 @@ def say_something(pg, proposes_otpis: bool) -> bool:
     legal = state["legal"]
     word = next((w for w in CHOICES[proposes_otpis] if w in legal), None) or next(
         (w for w in legal if w not in ("otpis", "odbijam")), legal[0])
-    if CARD.match(word):
-        pg.click(f"#hand button.card[data-card='{word}']:not([disabled])")
-    else:
-        pg.click(f"button.word[data-word='{word}']:not([disabled])")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    target = f"#hand button.card[data-card='{word}']" if CARD.match(word) else f"button.word[data-word='{word}']"
+    try:  # the read may be a moment old (a frame redrew the controls): read again rather than wait
+        pg.click(f"{target}:not([disabled])", timeout=5000)
+    except PlaywrightTimeout:
+        return True
     pg.wait_for_function("(v) => Klub.table.finished || Klub.table.version > v || !!Klub.table.error",
                          arg=state["version"], timeout=20000)
     return True
