@@ -45,6 +45,18 @@ def test_health_and_docs(client):
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     assert "/api/parties/{partie_id}/actions" in paths
+    # the pages (and the routers they include) stay out of the API's schema
+    assert not {"/", "/lobby", "/account", "/ui/api/parties/{partie_id}/replay"} & set(paths)
+
+
+def test_routes_are_matched_in_one_flat_list(app, client):
+    from fastapi.routing import APIRoute, _IncludedRouter
+
+    # an included router would match each request against all its routes, twice (app/web/main.py)
+    assert not any(isinstance(r, _IncludedRouter) for r in app.routes)
+    tables = [r for r in app.routes if isinstance(r, APIRoute) and r.path.startswith("/api/parties/{partie_id}")]
+    assert tables and all("tables" in r.tags for r in tables if r.path == "/api/parties/{partie_id}/actions")
+    assert client.get("/no/such/page").status_code == 404
 
 
 def test_register_login_logout_and_password(client, app):

@@ -7,7 +7,8 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
+from fastapi.routing import APIRoute, _IncludedRouter
 from fastapi.concurrency import run_in_threadpool
 
 from app import gcpauses
@@ -36,6 +37,26 @@ from app.web.assets import static_app
 
 log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def include_flat(app: FastAPI, router: APIRouter, in_schema: bool = True) -> None:
+    """Add a router's routes to the app's own list, as ``@app.get`` would.
+
+    FastAPI (since 0.140) keeps an included router whole and matches a request against
+    each included router's every route, then again inside the one chosen: with a dozen
+    routers that was most of a small request's CPU (0.6 of 0.8 ms for a 404). Our routers
+    carry their prefix, tags and dependencies in their routes and are included without
+    options, so their routes join the app's list as they are, in the same order; a router
+    kept out of the API schema keeps the routers it includes out too.
+    """
+    in_schema = in_schema and router.include_in_schema
+    for route in router.routes:
+        if isinstance(route, _IncludedRouter):
+            include_flat(app, route.original_router, in_schema)
+            continue
+        if not in_schema and isinstance(route, APIRoute):
+            route.include_in_schema = False
+        app.router.routes.append(route)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -86,20 +107,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     app.add_middleware(security.SecurityMiddleware, settings=settings)
     errors.install(app)
-    app.include_router(members_router)
-    app.include_router(bots_router)
-    app.include_router(bot_api_router)
-    app.include_router(parties_router)
-    app.include_router(analysis_router)
-    app.include_router(ratings_router)
-    app.include_router(tournaments_router)
-    app.include_router(tables_router)
-    app.include_router(push.router)
-    app.include_router(ws_router)
-    app.include_router(notices_ws.router)
-    app.include_router(pages.router)
-    app.include_router(pwa.router)
-    app.include_router(health.router)
+    for router in (members_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, health.router):
+        include_flat(app, router)
     static = ROOT / "static"
     if static.is_dir():
         app.mount("/static", static_app(static), name="static")
