@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from datetime import timedelta
 
 import pytest
@@ -256,17 +255,28 @@ def test_not_your_turn(client, app):
     assert r.status_code == 422 and error_code(r) == "not_your_turn"
 
 
-def play_to_end(app, clients: dict[int, TestClient], pid: int, max_steps: int = 5000) -> None:
+def play_to_end(member: TestClient, pid: int, served: TestClient, max_frames: int = 20000) -> None:
+    """Play random legal words at the member's seat until the partie ends.
+
+    The table socket's frames say when it is his turn (the computer players' words arrive
+    as events), so the loop waits on the server, never on a timer; the words go by HTTP,
+    which the socket's frame limit does not slow down. The socket is opened through
+    ``served``, the client whose event loop runs the app (its hub wakes only that loop's
+    sockets), with the member's session cookie.
+    """
     rng = random.Random(pid)
-    for _ in range(max_steps):
-        for c in clients.values():
-            st = c.get(f"/api/parties/{pid}/view").json()
-            if st["finished"]:
+    cookie = "; ".join(f"{k}={v}" for k, v in member.cookies.items())
+    with served.websocket_connect(f"/ws/parties/{pid}", headers={"Origin": str(served.base_url), "Cookie": cookie}) as ws:
+        for _ in range(max_frames):
+            frame = ws.receive_json()
+            if frame["type"] not in ("state", "event"):
+                continue
+            if frame.get("finished"):
                 return
-            if st["legal"]:
-                c.post(f"/api/parties/{pid}/actions", json={"word": rng.choice(st["legal"]), "version": st["version"]})
-            else:
-                time.sleep(0.02)  # the computer players are thinking; do not hammer the server
+            if frame["legal"]:
+                word = rng.choice(frame["legal"])
+                r = member.post(f"/api/parties/{pid}/actions", json={"word": word, "version": frame["version"]})
+                assert r.status_code == 200 or error_code(r) == "stale_version", r.text
     raise AssertionError("the partie did not finish")
 
 
@@ -286,7 +296,7 @@ def test_archive_score_sheet_record_and_import(client, app):
     kibic = register(app, "kibic")
     assert kibic.get(f"/api/parties/{pid}/record").json()["deals"][-1]["hands"] == [None, None, None]
 
-    play_to_end(app, {0: ana}, pid)
+    play_to_end(ana, pid, client)
     sheet = ana.get(f"/api/parties/{pid}/score-sheet").json()
     assert sheet["status"] == "finished" and sheet["result"]["finished"] is True and "lines" in sheet["papir"]
     rec = ana.get(f"/api/parties/{pid}/record").json()

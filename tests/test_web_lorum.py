@@ -18,7 +18,7 @@ def test_lorum_partie_against_computer_players(client, app):
     running = rec["deals"][rec["redacted_deal"]]
     assert running["hands"][1:] == [None, None, None]
 
-    play_to_end(app, {0: ana}, pid)
+    play_to_end(ana, pid, client)
     sheet = ana.get(f"/api/parties/{pid}/score-sheet").json()
     assert sheet["status"] == "finished"
     result = sheet["result"]
