@@ -39,20 +39,22 @@ def to_json(value: Any) -> str:
 
 
 def view_parts(view: dict[str, Any]) -> dict[str, str]:
-    """A view as its top-level keys, each with its value as JSON text."""
-    return {key: to_json(value) for key, value in view.items()}
+    """A view as its top-level keys, each with its member of the JSON object as text
+    (``"key":value``)."""
+    dumps, option = orjson.dumps, orjson.OPT_NON_STR_KEYS
+    return {key: dumps({key: value}, option=option)[1:-1].decode() for key, value in view.items()}
 
 
 def _object_json(parts: dict[str, str]) -> str:
-    return "{" + ",".join(f"{to_json(key)}:{value}" for key, value in parts.items()) + "}"
+    return "{" + ",".join(parts.values()) + "}"
 
 
 @dataclass(frozen=True)
 class Snapshot:
     version: int
     action: tuple[int, str] | None  # the (seat, word) that led here; None at the start
-    # One per seat, then the spectator's: each top-level key of the view and its value as
-    # JSON text, never changed.
+    # One per seat, then the spectator's: each top-level key of the view and its member of
+    # the view's JSON text (view_parts), never changed.
     views: tuple[dict[str, str], ...]
     legal: list[list[str]]
     to_act: list[int]  # the turn: the seats the game waits for
@@ -83,8 +85,8 @@ class Snapshot:
         if self.before is None:
             return None
         old, new = self._parts(self.before, seat), self._parts(self.views, seat)
-        changed = {k: v for k, v in new.items() if old.get(k) != v}
-        return _object_json(changed), [k for k in old if k not in new]
+        changed = [v for k, v in new.items() if old.get(k) != v]
+        return "{" + ",".join(changed) + "}", [k for k in old if k not in new]
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """A fresh copy of the seat's view (the caller may keep or change it)."""
