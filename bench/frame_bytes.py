@@ -14,6 +14,9 @@ stream send) and prints, per game, the bytes per action per seat:
 - the bytes of the event frames by field (``view.*``: the view's keys), ``sent`` and ``full``;
 - the ``state`` frame a connection gets first.
 
+``--cpu``: instead, the builders' own time per action on this core (apply, snapshot and
+the event frames of every seat and a spectator), without the bench's accounting.
+
 A spectator's socket gets the same events (its view) without the ack. No server runs:
 ``bench/load.py --compression deflate`` measures the wire and the CPU on a live server.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 import zlib
 from collections import Counter
 from datetime import datetime, timezone
@@ -134,6 +138,29 @@ def play(game: str, seed: int, timer: int | None) -> dict:
     return {"n": n, "actions": actions, "receivers": receivers, "state": state_bytes}
 
 
+def builders_time(game: str, seeds: range, timer: int | None) -> float:
+    """Seconds per action of apply, snapshot and every reader's event frame."""
+    spent, actions = 0.0, 0
+    for seed in seeds:
+        table = LiveTable(1, game, SETTINGS.get(game, {}), f"bench-{seed}", history=16)
+        table.snapshot(None, None)
+        optional = engine_class(game).optional_words
+        rng = random.Random(seed)
+        while not table.engine.finished:
+            seat = rng.choice(table.engine.seats_to_act())
+            words = table.engine.legal_actions(seat)
+            if optional and rng.random() >= OPTIONAL_SHARE:
+                words = [w for w in words if w not in optional] or words
+            word = rng.choice(words)
+            t0 = time.perf_counter()
+            snap = table.apply(seat, word, None)
+            for s in [*range(table.n_seats), None]:
+                event_text(game, snap, s, timer, set())
+            spent += time.perf_counter() - t0
+            actions += 1
+    return spent / actions
+
+
 def report(game: str, runs: list[dict]) -> None:
     n = runs[0]["n"]
     actions = sum(r["actions"] for r in runs)
@@ -166,8 +193,13 @@ def main() -> None:
     p.add_argument("--parties", type=int, default=3, help="parties per game (seeds 1..N)")
     p.add_argument("--games", default="lora,preferans,lorum")
     p.add_argument("--timer", type=int, default=60, help="the table's timer in seconds (the frames carry a deadline)")
+    p.add_argument("--cpu", action="store_true", help="time the frame builders instead")
     args = p.parse_args()
     for game in args.games.split(","):
+        if args.cpu:
+            per = builders_time(game, range(1, args.parties + 1), args.timer)
+            print(f"{game}: {per * 1e6:.0f} µs per action (apply, snapshot, the event frames of every reader)")
+            continue
         report(game, [play(game, seed, args.timer) for seed in range(1, args.parties + 1)])
 
 
