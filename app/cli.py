@@ -130,7 +130,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     # served (app/tables/ws.py); here uvicorn also closes the socket (1009, with a reason)
     # on a message a little bigger, before it is read whole.
     uvicorn.run(
-        "app.web.main:create_app", factory=True, host=args.host, port=args.port, ws_max_size=MAX_FRAME + WS_SLACK
+        "app.web.main:create_app", factory=True, host=args.host, port=args.port, ws_max_size=MAX_FRAME + WS_SLACK,
+        ws_per_message_deflate=settings.ws_per_message_deflate,
     )
     return 0
 

@@ -12,6 +12,11 @@ before the sockets open and with all of them open, from /proc/PID/status).
     .venv/bin/python bench/load.py --tables 200 --instances 2 --think 0 \\
         --database-url postgresql+psycopg://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379/14
 
+``--deflate on`` has the clients offer permessage-deflate (as browsers do) and the servers
+accept it (uvicorn's ``--ws-per-message-deflate``, as ``KLUB_WS_PER_MESSAGE_DEFLATE``
+does for ``python -m app serve``); the bytes the sockets received (TCP payload, from the
+kernel's ``tcp_info``) are printed per action and socket.
+
 A PostgreSQL URL gets its own fresh schema (``--pg-schema``, dropped and re-created),
 so the tests' ``public`` schema is left alone. Loopback only; the servers are always
 stopped (SIGTERM, then SIGKILL) when the bench ends, however it ends.
@@ -128,7 +133,8 @@ def prepare_database(args, tmp: Path) -> str:
 
 
 class Server:
-    def __init__(self, database_url: str, redis_url: str | None, env_extra: dict[str, str], cpus: str | None):
+    def __init__(self, database_url: str, redis_url: str | None, env_extra: dict[str, str], cpus: str | None,
+                 deflate: bool = False):
         self.port = free_port()
         self.origin = f"http://127.0.0.1:{self.port}"
         self.url = self.origin
@@ -150,13 +156,14 @@ class Server:
         if redis_url:
             self.env["KLUB_REDIS_URL"] = redis_url
         self.cpus = cpus
+        self.deflate = deflate
         self.proc: subprocess.Popen | None = None
         self.log = tempfile.TemporaryFile()
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
                "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-               "--backlog", "4096"]
+               "--backlog", "4096", "--ws-per-message-deflate", str(self.deflate).lower()]
         if self.cpus:
             cmd = ["taskset", "-c", self.cpus, *cmd]
         self.proc = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
@@ -226,7 +233,7 @@ class Seat:
     """One member's socket: act after ``think`` seconds when it is this seat's turn."""
 
     __slots__ = ("pid", "server", "cookie", "ws", "seat", "version", "legal", "to_act", "deal",
-                 "pending", "sent_at", "rng", "stats", "think", "game", "timer", "closing")
+                 "pending", "sent_at", "rng", "stats", "think", "game", "timer", "closing", "deflate")
 
     def __init__(self, pid: int, game: str, server: Server, cookie: str, stats: Stats, think: float, rng):
         self.pid, self.game, self.server, self.cookie = pid, game, server, cookie
@@ -241,6 +248,7 @@ class Seat:
         self.sent_at = 0.0
         self.timer = None
         self.closing = False
+        self.deflate = server.deflate
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -248,7 +256,7 @@ class Seat:
         self.ws = await connect(
             f"{self.server.ws_url}/ws/parties/{self.pid}",
             additional_headers={"Cookie": self.cookie, "Origin": self.server.origin},
-            max_size=2**22, open_timeout=60, compression=None, ping_interval=None,
+            max_size=2**22, open_timeout=60, compression="deflate" if self.deflate else None, ping_interval=None,
         )
         frame = loads(await asyncio.wait_for(self.ws.recv(), 60))
         if frame.get("type") != "state":
@@ -335,6 +343,15 @@ class Seat:
         except Exception as e:  # noqa: BLE001 - counted, never fatal to the bench
             if not self.closing:
                 stats.errors[f"client: {type(e).__name__}"] += 1
+
+    def bytes_received(self) -> int:
+        """The TCP payload this socket has received (Linux tcp_info.tcpi_bytes_received)."""
+        try:
+            sock = self.ws.transport.get_extra_info("socket")
+            info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+            return int.from_bytes(info[128:136], "little")
+        except Exception:  # noqa: BLE001 - not Linux, or the socket is gone
+            return 0
 
     async def close(self) -> None:
         self.closing = True
@@ -450,6 +467,7 @@ async def run(args, servers: list[Server]) -> dict:
     lag_watch = asyncio.ensure_future(watch_client_lag(stats))
     await asyncio.sleep(args.warmup)
     cpu0 = {s.pid: cpu_times(s.pid) for s in servers}
+    received0 = sum(s.bytes_received() for s in seats)
     me0 = resource.getrusage(resource.RUSAGE_SELF)
     stats.measuring = True
     t_start = time.perf_counter()
@@ -465,6 +483,7 @@ async def run(args, servers: list[Server]) -> dict:
     stats.measuring = False
     elapsed = time.perf_counter() - t_start
     cpu1 = {s.pid: cpu_times(s.pid) for s in servers}
+    received = sum(s.bytes_received() for s in seats) - received0
     me1 = resource.getrusage(resource.RUSAGE_SELF)
     load = os.getloadavg()
     if spy is not None:
@@ -507,12 +526,20 @@ async def run(args, servers: list[Server]) -> dict:
         "server_cpu_s": round(server_cpu, 1),
         "server_system_cpu_s": round(server_system, 1),
         "server_cpu_ms_per_action": round(server_cpu * 1000 / stats.acks, 2) if stats.acks else None,
+        "deflate": args.deflate,
+        "bytes_per_action_per_socket": round(received / stats.acks / seats_per_table(seats), 1)
+        if stats.acks and seats else None,
         "client_cpu_s": round((me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime), 1),
         "server_rss_mib_before": round(sum(rss_before.values()) / 1024, 1),
         "server_rss_mib_connected": round(sum(rss_after.values()) / 1024, 1),
         "server_kib_per_socket": round(rss_delta / len(seats), 1) if seats else None,
         "loadavg": [round(x, 2) for x in load],
     }
+
+
+def seats_per_table(seats: list[Seat]) -> float:
+    """Sockets per table: each action reaches the sockets of its own table."""
+    return len(seats) / len({s.pid for s in seats})
 
 
 def main() -> None:
@@ -536,6 +563,8 @@ def main() -> None:
     p.add_argument("--client-cpus", default=None, help="CPU list for this client process, e.g. 1")
     p.add_argument("--server-env", action="append", default=[], metavar="KLUB_X=V",
                    help="extra environment for the servers (repeatable)")
+    p.add_argument("--deflate", choices=["on", "off"], default="off",
+                   help="permessage-deflate offered by the clients and accepted by the servers")
     p.add_argument("--timeout", type=float, default=900, help="the whole bench is stopped after this")
     p.add_argument("--profile", metavar="OUT", help="py-spy raw profile of the first server over the measured window")
     p.add_argument("--profile-mode", choices=["gil", "idle"], default="gil",
@@ -561,7 +590,8 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="klub-load-") as tmp:
             url = prepare_database(args, Path(tmp))
-            servers = [Server(url, args.redis_url, extra, args.server_cpus) for _ in range(args.instances)]
+            servers = [Server(url, args.redis_url, extra, args.server_cpus, args.deflate == "on")
+                       for _ in range(args.instances)]
             for s in servers:
                 s.start()
             for s in servers:
@@ -605,6 +635,7 @@ def report(r: dict) -> None:
           f"{sum(r['stale_version_conflicts'].values())}; finished tables: {r['finished_tables']}")
     print(f"server CPU {r['server_cpu_s']} s ({r['server_system_cpu_s']} s in the kernel) = "
           f"{r['server_cpu_ms_per_action']} ms/action; client CPU {r['client_cpu_s']} s")
+    print(f"received per action per socket: {r['bytes_per_action_per_socket']} bytes (permessage-deflate {r['deflate']})")
     print(f"server RSS {r['server_rss_mib_before']} MiB before sockets, {r['server_rss_mib_connected']} MiB connected: "
           f"{r['server_kib_per_socket']} KiB per socket")
     print(f"load average {' '.join(map(str, r['loadavg']))}")

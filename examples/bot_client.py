@@ -5,7 +5,9 @@
 It follows the bot's event stream, accepts every invitation (of --games), and plays each
 partie it sits at in a thread of its own: the partie's stream gives the seat's view and
 legal words at every version, and when the seat is to act, ``choose(view, legal)`` picks
-a word that goes to POST .../actions with the version it was decided on. A dropped
+a word that goes to POST .../actions with the version it was decided on. An event line
+carries the view's changes since the version before (``view_changes``, ``view_removed``),
+which :func:`view_after` applies to the view kept from the line before. A dropped
 stream is opened again with ?since=<the last version read>, and a word is sent again
 with the same action id (``<partie>:<seat>:<version>``; an id is unique in its partie),
 which the Club applies at most once.
@@ -32,6 +34,25 @@ import httpx
 
 Choose = Callable[[dict[str, Any], list[str]], str]
 RETRY_SECONDS = 1.0
+
+
+class NeedState(Exception):
+    """An event's view changes came without the view of the version before: start again."""
+
+
+def view_after(before: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any]:
+    """The view an event line leads to: its whole ``view``, or the view of the line
+    ``before`` (the version before) with the keys of ``view_changes`` replaced and those
+    of ``view_removed`` gone."""
+    if "view" in frame:
+        return frame["view"]
+    view = before.get("view") if before is not None else None
+    if view is None or "view_changes" not in frame or frame["version"] != before["version"] + 1:
+        raise NeedState
+    out = {**view, **frame["view_changes"]}
+    for key in frame.get("view_removed", ()):
+        out.pop(key, None)
+    return out
 
 
 def random_choice(view: dict[str, Any], legal: list[str]) -> str:
@@ -127,7 +148,7 @@ class BotClient:
     def play(self, partie: dict[str, Any]) -> None:
         pid, seat, game = partie["id"], partie["my_seat"], partie["game"]
         choose = self.chooser(game, pid)
-        last: dict[str, Any] | None = None  # the latest state or event line
+        last: dict[str, Any] | None = None  # the latest state or event line, with its whole view
         acted = -1  # the version a word was sent for
         since: int | None = None
         self.say(f"partie {pid} ({game}) started, seat {seat}")
@@ -143,11 +164,16 @@ class BotClient:
                     if frame["type"] == "end":
                         self.finished(pid, frame)
                         return
+                    if frame["type"] == "event":
+                        frame["view"] = view_after(last, frame)
                     if frame["type"] in ("state", "event"):
                         last, since = frame, frame["version"]
                         seat = frame.get("seat", seat)
                     if last is not None and last["version"] != acted:
                         acted = self.act(pid, seat, last, choose, acted)
+            except NeedState:
+                self.say(f"partie {pid}: an event without the view before it; reading the state again")
+                last, since = None, None
             except (httpx.HTTPError, json.JSONDecodeError) as e:
                 self.say(f"partie {pid}: stream dropped ({type(e).__name__})")
                 time.sleep(RETRY_SECONDS)

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.web_helpers import LeakCheck, member, recv, ws_connect
+from tests.web_helpers import LeakCheck, member, recv, with_view, ws_connect
 
 OPTIONAL = {"otpis", "preuzimam pad", "vracam pad", "nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4"}
 _names = itertools.count()
@@ -123,7 +123,7 @@ async def play_seat(server, pid, client, rng, log, game, target, probe_rate) -> 
                 if word is not None:
                     pending = uuid.uuid4().hex
                     await ws.send(json.dumps({"type": "action", "word": word, "version": last, "id": pending}))
-            frame = await recv(ws, timeout=60)
+            frame = with_view(table, await recv(ws, timeout=60))
             log.append((seat, frame))
             if frame["type"] in ("event", "state"):
                 last, table = frame["version"], frame
@@ -137,8 +137,11 @@ async def play_seat(server, pid, client, rng, log, game, target, probe_rate) -> 
 
 async def watch(server, pid, client, log, target, game) -> None:
     async with await ws_connect(server, pid, client, compression=None) as ws:
+        table = None
         while True:
-            frame = await recv(ws, timeout=60)
+            frame = with_view(table, await recv(ws, timeout=60))
+            if frame["type"] in ("state", "event"):
+                table = frame
             log.append((None, frame))
             if frame.get("finished") or frame.get("deal_index", 0) >= target + (game == "preferans") * 2:
                 break

@@ -51,7 +51,7 @@ def situation(frame: dict[str, Any]) -> str:
 async def resilient_player(server, pid: int, client, rng: random.Random, shared: Shared, target: int) -> None:
     from websockets.exceptions import WebSocketException
 
-    from tests.web_helpers import recv, ws_connect
+    from tests.web_helpers import recv, with_view, ws_connect
 
     last: int | None = None
     table: dict[str, Any] = {}
@@ -84,6 +84,8 @@ async def resilient_player(server, pid: int, client, rng: random.Random, shared:
                             pending = {"word": word, "version": last, "id": uuid.uuid4().hex}
                             await ws.send(json.dumps({"type": "action", **pending}))
                     frame = await recv(ws, timeout=60)
+                    if frame["type"] == "event":
+                        frame = with_view(table, frame)  # the view of the version before, changed
                     kind = frame["type"]
                     if kind == "state":
                         seat, last, table = frame["seat"], frame["version"], frame

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import uuid
 
+import pytest
+
 from app.db import Database
 from tests.audit_helpers import choose as member_choice
 from tests.audit_helpers import full_record
@@ -121,3 +123,20 @@ def test_the_reference_bot_plays_preferans_and_lora_through_a_dropped_network(se
         relay.close()
         server.close()
         db.dispose()
+
+
+def test_the_reference_bot_applies_view_changes_and_starts_again_without_the_view_before():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bot_client", ROOT / "examples" / "bot_client.py")
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    state = {"type": "state", "version": 4, "view": {"version": 4, "hand": ["AS"], "deal": 0}}
+    event = {"type": "event", "version": 5, "view_changes": {"version": 5, "hand": []}, "view_removed": ["deal"]}
+    assert bot.view_after(state, event) == {"version": 5, "hand": []}
+    assert state["view"] == {"version": 4, "hand": ["AS"], "deal": 0}
+    whole = {"type": "event", "version": 9, "view": {"version": 9}}
+    assert bot.view_after(None, whole) == {"version": 9}
+    for before in (None, {"type": "state", "version": 4}, {**state, "version": 3}):  # no view, or a gap
+        with pytest.raises(bot.NeedState):
+            bot.view_after(before, event)

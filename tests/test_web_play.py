@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from tests.web_helpers import LeakCheck, member, recv, wait_for, ws_connect
+from tests.web_helpers import LeakCheck, member, recv, wait_for, with_view, ws_connect
 
 NAMES = ["ana", "boki", "ceca", "dule"]
 
@@ -46,7 +46,7 @@ async def play_seat(server, pid: int, client, rng: random.Random, log: list):
                 pending = uuid.uuid4().hex
                 word = rng.choice(table["legal"])
                 await ws.send(json.dumps({"type": "action", "word": word, "version": last, "id": pending}))
-            frame = await recv(ws, timeout=30)
+            frame = with_view(table, await recv(ws, timeout=30))
             log.append((seat, frame))
             kind = frame["type"]
             if kind == "event":
@@ -67,8 +67,11 @@ async def play_seat(server, pid: int, client, rng: random.Random, log: list):
 
 async def watch(server, pid: int, client, log: list):
     async with await ws_connect(server, pid, client) as ws:
+        table = None
         while True:
-            frame = await recv(ws, timeout=30)
+            frame = with_view(table, await recv(ws, timeout=30))
+            if frame["type"] in ("state", "event"):
+                table = frame
             log.append((None, frame))
             if frame.get("finished"):
                 return

@@ -294,3 +294,17 @@ async def recv(ws, timeout: float = 20) -> dict[str, Any]:
         return orjson.loads(text)  # the audit reads a million frames: the fastest parser
     except orjson.JSONDecodeError:
         return json.loads(text)  # escapes orjson refuses (a lone surrogate), or the error
+
+
+def with_view(before: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any]:
+    """An event frame with its seat's whole ``view``: the view of ``before`` (the state or
+    event frame of the version just before) with the event's ``view_changes`` applied, as
+    the clients do (app/tables/frames.py). Other frames as they are."""
+    from app.tables.frames import apply_view_changes
+
+    if frame.get("type") != "event" or "view" in frame:
+        return frame
+    assert before is not None and before.get("version") == frame["version"] - 1, (before and before.get("version"), frame)
+    view = apply_view_changes(before.get("view"), frame)
+    assert view is not None, f"view changes at version {frame['version']} without a view before"
+    return {**frame, "view": view}

@@ -4,10 +4,12 @@ Each :class:`LiveTable` remembers the last few versions as :class:`Snapshot` s (
 view and legal words of every seat and of a spectator) so a connection that missed a
 few notices, or a client that reconnects, gets exactly the events it missed.
 
-A snapshot keeps each view as its JSON text, made once when the version is reached:
-that is the copy that must not change when the engine moves on, and it is what the
-sockets send, so an event frame is serialized once per (version, seat) and shared by
-every connection of that seat (:meth:`Snapshot.frame_text`).
+A snapshot keeps each view as JSON text, made once when the version is reached: that is
+the copy that must not change when the engine moves on, and it is what the sockets send,
+so an event frame is serialized once per (version, seat) and shared by every connection
+of that seat (:meth:`Snapshot.frame_text`). The text is kept key by key (each top-level
+key of the view and its value's JSON), so an event carries only the keys whose text
+changed since the version before (:meth:`Snapshot.view_changes_for`, issue 28).
 """
 
 from __future__ import annotations
@@ -36,11 +38,24 @@ def to_json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def view_parts(view: dict[str, Any]) -> dict[str, str]:
+    """A view as its top-level keys, each with its member of the JSON object as text
+    (``"key":value``)."""
+    dumps, option = orjson.dumps, orjson.OPT_NON_STR_KEYS
+    return {key: dumps({key: value}, option=option)[1:-1].decode() for key, value in view.items()}
+
+
+def _object_json(parts: dict[str, str]) -> str:
+    return "{" + ",".join(parts.values()) + "}"
+
+
 @dataclass(frozen=True)
 class Snapshot:
     version: int
     action: tuple[int, str] | None  # the (seat, word) that led here; None at the start
-    views_json: tuple[str, ...]  # one per seat, then the spectator's: JSON text, never changed
+    # One per seat, then the spectator's: each top-level key of the view and its member of
+    # the view's JSON text (view_parts), never changed.
+    views: tuple[dict[str, str], ...]
     legal: list[list[str]]
     to_act: list[int]  # the turn: the seats the game waits for
     may_speak: list[int]  # the seats with words out of turn (offers, otpis), not awaited
@@ -54,9 +69,24 @@ class Snapshot:
     timeout: tuple[int, str, int] | None = None
     # Event frames already serialized, by (seat, what else they depend on): see frame_text.
     frames: dict = field(default_factory=dict, compare=False, repr=False)
+    # The views of the version just before (``version - 1``), when the table had them: what
+    # an event's view changes are taken against. None: the event carries the whole view.
+    before: tuple[dict[str, str], ...] | None = field(default=None, compare=False, repr=False)
+
+    def _parts(self, views: tuple[dict[str, str], ...], seat: int | None) -> dict[str, str]:
+        return views[-1] if seat is None else views[seat]
 
     def view_json_for(self, seat: int | None) -> str:
-        return self.views_json[-1] if seat is None else self.views_json[seat]
+        return _object_json(self._parts(self.views, seat))
+
+    def view_changes_for(self, seat: int | None) -> tuple[str, list[str]] | None:
+        """The seat's view against the version before: (the changed keys as a JSON object,
+        the keys gone), or None when there is no version before to take them against."""
+        if self.before is None:
+            return None
+        old, new = self._parts(self.before, seat), self._parts(self.views, seat)
+        changed = [v for k, v in new.items() if old.get(k) != v]
+        return "{" + ",".join(changed) + "}", [k for k in old if k not in new]
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """A fresh copy of the seat's view (the caller may keep or change it)."""
@@ -102,7 +132,7 @@ class LiveTable:
             version=self.version,
             action=action,
             # Serialized now: the snapshot must not change when the engine moves on.
-            views_json=tuple([to_json(v) for v in views] + [to_json(engine.view(None))]),
+            views=tuple([view_parts(v) for v in views] + [view_parts(engine.view(None))]),
             legal=legal,
             to_act=to_act,
             may_speak=may_speak(to_act, legal),
@@ -111,6 +141,7 @@ class LiveTable:
             at=at,
             source=source,
             timeout=standing_timeout(before, action, source, self.version, engine.deal_index),
+            before=before.views if before is not None else None,
         )
         self.history.append(snap)
         return snap

@@ -3,6 +3,15 @@
 An event frame is built once as JSON text per (version, seat, deadline) and shared by
 every connection of that seat (the views inside are cached JSON too); the REST event
 list decodes the same text, so there is one builder.
+
+An event carries the seat's view as its changes since the version before (issue 28: the
+whole view on every event was most of the bytes; a preferans papir alone grows to tens
+of kilobytes): ``view_changes``, the top-level keys of the view whose value changed, each
+with its whole new value, and ``view_removed``, the keys gone (only when some are). The
+reader's view of ``version - 1`` with these keys replaced (and those removed) is the
+view of ``version``; :func:`apply_view_changes` does it. An event after a version the
+table no longer has in memory carries the whole ``view`` instead. A reader without the
+view of ``version - 1`` (a gap, or a state frame without a view) asks for the state.
 """
 
 from __future__ import annotations
@@ -34,8 +43,15 @@ def event_text(game: str, snap: Snapshot, seat: int | None, timer: int | None, b
             if snap.source == "timer":
                 action["timer"] = True  # the player's time ran out: the computer said it
             parts += [',"action":', to_json(action)]
+        changes = snap.view_changes_for(seat)
+        if changes is None:
+            parts += [',"view":', snap.view_json_for(seat)]
+        else:
+            changed, removed = changes
+            parts += [',"view_changes":', changed]
+            if removed:
+                parts += [',"view_removed":', to_json(removed)]
         parts += [
-            ',"view":', snap.view_json_for(seat),
             ',"legal":', to_json(snap.legal_for(seat)),
             ',"to_act":', to_json(snap.to_act),
             ',"may_speak":', to_json(snap.may_speak),
@@ -47,6 +63,20 @@ def event_text(game: str, snap: Snapshot, seat: int | None, timer: int | None, b
         return "".join(parts)
 
     return snap.frame_text((seat, deadline), build)
+
+
+def apply_view_changes(view: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any] | None:
+    """The view an event frame leads to from ``view`` (the reader's view of the version
+    before): a new dict, ``view`` is left as it is. None when the frame carries changes
+    and there is no view to apply them to (the reader must ask for the state)."""
+    if "view" in frame:
+        return frame["view"]
+    if view is None or "view_changes" not in frame:
+        return None
+    out = {**view, **frame["view_changes"]}
+    for key in frame.get("view_removed", ()):
+        out.pop(key, None)
+    return out
 
 
 def event_frame(game: str, snap: Snapshot, seat: int | None, timer: int | None, bots: set[int]) -> dict[str, Any]:

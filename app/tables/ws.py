@@ -4,7 +4,9 @@ Server frames (every one carries ``version``, the partie version it reflects):
 
 - ``state``: the whole picture for this seat (on connect, or to resync);
 - ``event``: one applied action (``action`` seat/word as this seat may know it) with the
-  seat's ``view`` and ``legal`` words after it, the turn (``to_act``) and the seats that
+  seat's view after it as its changes since the version before (``view_changes``,
+  ``view_removed``; the whole ``view`` when the version before is no longer kept:
+  app/tables/frames.py), its ``legal`` words, the turn (``to_act``) and the seats that
   may speak out of turn (``may_speak``); versions come one by one, without gaps;
 - ``ack`` / ``error``: the answer to the client's ``action`` (by its ``id``);
 - ``seats`` (away, computer takeover; a slow partie's clocks as ``slow``), ``chat``, ``pong``;
@@ -17,8 +19,10 @@ An event whose word the computer said for a player whose time ran out marks its
 stands (seat, word, version), until the seat speaks again or the deal changes.
 
 Client frames: ``{"type": "action", "word", "version", "id"}``, ``{"type": "chat",
-"text"}``, ``{"type": "resync"}``, ``{"type": "ping"}``. Connect with ``?since=V`` to
-get the events after version V (or a ``state`` frame when they are too old).
+"text"}``, ``{"type": "resync"}``, ``{"type": "ping"}``. Connect with ``?since=V`` (the
+client has the view of version V) to get the events after version V (or a ``state``
+frame when they are too old); a client without the view of the version before an event
+sends ``resync``.
 """
 
 from __future__ import annotations

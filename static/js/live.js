@@ -1,4 +1,8 @@
-/* Klub: the live connection to a table — versioned events, acks, resync, reconnect. */
+/* Klub: the live connection to a table — versioned events, acks, resync, reconnect.
+   An event carries the seat's view as its changes since the version before (view_changes:
+   the top-level keys replaced, view_removed: the keys gone; app/tables/frames.py); the
+   handlers get every event with its whole view, made here from the view of the version
+   before. Without that view (a gap, a state without one) the client asks for the state. */
 "use strict";
 (function () {
   const K = window.Klub;
@@ -12,6 +16,8 @@
       this.partieId = partieId;
       this.h = handlers;
       this.version = null; // the last version received
+      this.view = null; // the view at that version (the base of the next event's changes)
+      this.resyncing = false; // a state was asked for: events wait for it
       this.ws = null;
       this.retries = 0;
       this.closedForGood = false;
@@ -20,11 +26,13 @@
 
     url() {
       const proto = location.protocol === "https:" ? "wss" : "ws";
-      const since = this.version === null ? "" : `?since=${this.version}`;
+      // the events after my version apply to my view; without one, a state frame is needed
+      const since = this.version === null || this.view === null ? "" : `?since=${this.version}`;
       return `${proto}://${location.host}/ws/parties/${this.partieId}${since}`;
     }
 
     connect() {
+      this.resyncing = false;
       const ws = (this.ws = new WebSocket(this.url()));
       ws.addEventListener("open", () => {
         this.retries = 0;
@@ -64,20 +72,42 @@
       return false;
     }
 
-    resync() { this.send({ type: "resync" }); }
+    resync() {
+      if (this.resyncing) return;
+      this.resyncing = this.send({ type: "resync" });
+    }
+
+    /* The view an event leads to: its whole view, or my view with its changes (a new
+       object: the handlers may keep the one before). Null when there is nothing to apply
+       the changes to. */
+    viewAfter(f) {
+      if ("view" in f) return f.view;
+      if (this.view === null || !f.view_changes) return null;
+      const view = Object.assign({}, this.view, f.view_changes);
+      for (const k of f.view_removed || []) delete view[k];
+      return view;
+    }
 
     frame(f) {
       switch (f.type) {
         case "state":
           this.version = f.version;
+          this.view = f.view || null;
+          this.resyncing = false;
           this.h.state(f);
           break;
-        case "event":
+        case "event": {
+          if (this.resyncing) return; // the state asked for brings it
           if (this.version !== null && f.version <= this.version) return; // already have it
           if (this.version !== null && f.version !== this.version + 1) { this.resync(); return; } // a gap
+          const view = this.viewAfter(f);
+          if (view === null) { this.resync(); return; } // changes to a view I do not have
+          f.view = view;
           this.version = f.version;
+          this.view = view;
           this.h.event(f);
           break;
+        }
         case "ack": this.h.ack(f); break;
         case "error":
           if (f.code === "session_ended") { this.closedForGood = true; this.h.sessionEnded(); return; }
