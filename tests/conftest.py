@@ -172,7 +172,38 @@ def client(app):
     from fastapi.testclient import TestClient
 
     with TestClient(app, headers={"Origin": app.state.club.settings.site_origin}) as c:  # as a browser (CSRF)
-        yield c
+        app.state.test_portal = c.portal
+        try:
+            yield c
+        finally:
+            app.state.test_portal = None
+
+
+def _share_the_served_portal() -> None:
+    """A TestClient made beside the ``client`` fixture's (a member's own client, without
+    ``with``) sends its requests through the event loop that runs the app, as a browser's
+    requests reach one server: Starlette would start a thread and an event loop for each
+    of its requests (about 1 ms each), and the app's hub, which wakes sockets on its own
+    loop, could not wake that client's sockets."""
+    import contextlib
+
+    from starlette.testclient import TestClient
+
+    own_portal = TestClient._portal_factory
+
+    @contextlib.contextmanager
+    def portal_factory(self):
+        shared = getattr(getattr(self.app, "state", None), "test_portal", None) if self.portal is None else None
+        if shared is not None:
+            yield shared
+        else:
+            with own_portal(self) as portal:
+                yield portal
+
+    TestClient._portal_factory = portal_factory
+
+
+_share_the_served_portal()
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ OFFLINE_PATH = "/offline"
 # sockets, and the pages' own data (the replay steps, the live lobby's fragment).
 NEVER_CACHED = ("/api", "/ui/api", "/ws", "/lobby/live")
 # What the offline page needs, kept when the worker installs.
-PRECACHED_STATIC = ("css/klub.css", "js/common.js", "favicon.svg")
+PRECACHED_STATIC = ("css/pages.css", "css/klub.css", "js/common.js", "favicon.svg")
 # (file under static/, pixels, purpose): drawn by tools/draw_icons.py.
 ICONS = (
     ("icons/klub-192.png", 192, "any"),
