@@ -103,6 +103,18 @@ class _Stream:
             return line({"type": "error", "code": e.code, "message": e.message})
         return None
 
+    async def upkeep(self, item: tuple[str, dict[str, Any]] | None) -> tuple[bytes | None, bool] | None:
+        """What a quiet interval (``item`` None) or a revoked token means for the stream: the
+        line to send (a keep-alive, the token's error, or none) and whether the stream ends.
+        None for any other notice: the stream's own to describe."""
+        if item is None:
+            ended = await self.token_ended()
+            return (ended, True) if ended is not None else (self.sent(KEEPALIVE), False)
+        if item[1].get("kind") == "token_revoked":
+            ended = await self.token_ended(force=True)
+            return ended, ended is not None
+        return None
+
 
 class EventStream(_Stream):
     """``GET /api/bot/stream``: the bot's invitations and tables."""
@@ -178,19 +190,15 @@ class EventStream(_Stream):
                         yield line({"type": "error", "code": "stream_replaced",
                                     "message": "another event stream of this bot took over"})
                         return
-                if item is None:
-                    if (ended := await self.token_ended()) is not None:
-                        yield ended
+                if (upkeep := await self.upkeep(item)) is not None:
+                    data, ends = upkeep
+                    if data is not None:
+                        yield data
+                    if ends:
                         return
-                    yield self.sent(KEEPALIVE)
                     continue
                 channel, notice = item
                 kind = notice.get("kind")
-                if kind == "token_revoked":
-                    if (ended := await self.token_ended(force=True)) is not None:
-                        yield ended
-                        return
-                    continue
                 if kind not in EVENT_KINDS:
                     continue
                 for obj in await run_in_threadpool(self.describe, kind, notice):
@@ -268,19 +276,16 @@ class PartieStream(_Stream):
                     yield data
             while self.status not in DONE:
                 item = await self.next_notice()
-                if item is None:
-                    if (ended := await self.token_ended()) is not None:
-                        yield ended
+                if (upkeep := await self.upkeep(item)) is not None:
+                    data, ends = upkeep
+                    if data is not None:
+                        yield data
+                    if ends:
                         return
-                    yield self.sent(KEEPALIVE)
                     continue
                 channel, notice = item
                 kind = notice.get("kind")
-                if kind == "token_revoked":
-                    if (ended := await self.token_ended(force=True)) is not None:
-                        yield ended
-                        return
-                elif kind == "advance":
+                if kind == "advance":
                     if notice.get("version", 0) > self.sent_version:
                         async for data in self.catch_up(notice.get("version")):
                             yield data
