@@ -9,6 +9,11 @@ Without Redis the hub delivers to this process's subscribers. With Redis it also
 publishes to ``klub:<db>:<channel>`` and delivers what other instances publish. Redis
 channels are shared by all its database numbers; ``<db>``, the number of the Redis URL,
 keeps two Clubs on one Redis (``/0`` and ``/1``) apart.
+
+Inside ``with hub.batch():`` the notices a thread publishes are held and sent when the
+block ends: one wake-up of the event loop for all of them, and one Redis round trip (a
+pipeline with one PUBLISH per channel, its notices in a list). The word writer sends the
+notices of a committed batch of words so (app/tables/service.py).
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import logging
 import threading
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 log = logging.getLogger("klub.hub")
@@ -37,6 +43,7 @@ class Hub:
         self._redis_sync = None
         self._redis_async = None
         self._lock = threading.Lock()
+        self._held = threading.local()  # .notices: the (channel, notice) pairs of an open batch()
         self.prefix = REDIS_PREFIX
         # Listeners of what this instance tells members (app.realtime.notices.tell): called
         # with (member ids, notice) on the teller's thread; they must not block (push notices).
@@ -99,15 +106,53 @@ class Hub:
 
     def publish(self, channel: str, notice: dict[str, Any]) -> None:
         """Deliver a notice here and to the other instances; callable from any thread."""
+        held = getattr(self._held, "notices", None)
+        if held is not None:
+            held.append((channel, notice))
+        else:
+            self._send([(channel, notice)])
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Hold what this thread publishes in the block and send it all at its end (in order)."""
+        if getattr(self._held, "notices", None) is not None:
+            yield  # already inside a batch: the outer one sends
+            return
+        self._held.notices = held = []
+        try:
+            yield
+        finally:
+            self._held.notices = None
+            if held:
+                self._send(held)
+
+    def _send(self, items: list[tuple[str, dict[str, Any]]]) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._deliver, channel, notice)
-        if self._redis_sync is not None:
-            payload = json.dumps({"origin": self.instance_id, "channel": channel, "notice": notice})
-            try:
-                self._redis_sync.publish(self.prefix + channel, payload)
-            except Exception:  # the local delivery above still happened
-                log.exception("redis publish failed")
+            loop.call_soon_threadsafe(self._deliver_all, items)
+        if self._redis_sync is None:
+            return
+        by_channel: dict[str, list[dict[str, Any]]] = {}
+        for channel, notice in items:
+            by_channel.setdefault(channel, []).append(notice)
+        try:
+            if len(by_channel) == 1:
+                [(channel, notices)] = by_channel.items()
+                self._redis_sync.publish(self.prefix + channel, self._envelope(channel, notices))
+                return
+            pipe = self._redis_sync.pipeline(transaction=False)
+            for channel, notices in by_channel.items():
+                pipe.publish(self.prefix + channel, self._envelope(channel, notices))
+            pipe.execute()
+        except Exception:  # the local delivery above still happened
+            log.exception("redis publish failed")
+
+    def _envelope(self, channel: str, notices: list[dict[str, Any]]) -> str:
+        return json.dumps({"origin": self.instance_id, "channel": channel, "notices": notices})
+
+    def _deliver_all(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        for channel, notice in items:
+            self._deliver(channel, notice)
 
     def _deliver(self, channel: str, notice: dict[str, Any]) -> None:
         with self._lock:
@@ -127,7 +172,10 @@ class Hub:
                         continue
                     if envelope.get("origin") == self.instance_id:
                         continue
-                    self._deliver(envelope["channel"], envelope["notice"])
+                    channel = envelope["channel"]
+                    # "notice": one notice (the envelope of the code before batches)
+                    for notice in envelope["notices"] if "notices" in envelope else [envelope["notice"]]:
+                        self._deliver(channel, notice)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -3,8 +3,10 @@
 A word is applied in a write transaction that locks the partie row (PostgreSQL) or
 the database (SQLite ``BEGIN IMMEDIATE``), checks the version and the rules, appends
 the action and bumps the version; the notice goes out only after the commit, so nothing
-acknowledged or broadcast can be lost. On SQLite the words of a process go through one
-thread that commits the words waiting together (:mod:`app.tables.writer`).
+acknowledged or broadcast can be lost. The words of a process go through one thread
+that commits the words waiting together (:mod:`app.tables.writer`), on SQLite and on
+PostgreSQL alike; a batch locks its parties in id order, so two instances' batches
+never wait on each other in a cycle.
 """
 
 from __future__ import annotations
@@ -147,9 +149,10 @@ class _Said:
 
 
 def start_word_writer(club: Club) -> None:
-    """SQLite has one writer: the words of this process go through one thread that commits
-    the words waiting together (:mod:`app.tables.writer`)."""
-    if club.db.is_sqlite and club.writer is None:
+    """The words of this process go through one thread that commits the words waiting
+    together (:mod:`app.tables.writer`): SQLite has one writer anyway, and on PostgreSQL a
+    commit, its round trips and the notices' publish are shared by the batch."""
+    if club.writer is None:
         club.writer = WordWriter(lambda jobs: apply_words(club, jobs))
 
 
@@ -177,20 +180,26 @@ def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
     """Apply words in one write transaction (BEGIN IMMEDIATE on SQLite; on PostgreSQL each
     partie row is locked), each checked against the state the ones before it left.
 
-    Every outcome is an :class:`Applied` (committed, or a resend of a committed word) or
-    the error for that word, which changed nothing. The notices go out only after the
-    commit, so nothing acknowledged or broadcast can be lost. If the transaction itself
-    fails, the words are tried again one per transaction, so one bad word cannot take
-    the others down with it.
+    The words are taken in the order of their parties' ids (a partie's own words in the
+    order they came), so the row locks of two instances' batches are always taken in the
+    same order and never deadlock. Every outcome is an :class:`Applied` (committed, or a
+    resend of a committed word) or the error for that word, which changed nothing: the
+    checks that refuse a word (version, turn, rules) come before its writes, so a refused
+    word leaves the transaction usable for the others. The notices go out only after the
+    commit (one hub batch: app/realtime/hub.py), so nothing acknowledged or broadcast can
+    be lost. If the transaction itself fails, the words are tried again one per
+    transaction, so one bad word cannot take the others down with it.
     """
     outcomes: list[Applied | BaseException | None] = [None] * len(jobs)
     said: list[tuple[int, _Said]] = []
     tables: list[LiveTable] = []
     failure: Exception | None = None
+    order = sorted(range(len(jobs)), key=lambda i: jobs[i].partie_id)  # stable: a partie's words keep their order
     with ExitStack() as locks:
         try:
             with club.db.write_engine.begin() as conn:
-                for i, job in enumerate(jobs):
+                for i in order:
+                    job = jobs[i]
                     try:
                         table = _table_for(club, conn, job.partie_id)
                         locks.enter_context(table.lock)  # held until the commit
@@ -213,19 +222,25 @@ def apply_words(club: Club, jobs: list[Word]) -> list[Applied | BaseException]:
         return [failure]
     for i, s in said:
         outcomes[i] = s.applied
-    for _, s in said:
-        club.notify_partie(s.table.partie_id, {"kind": "advance", "version": s.applied.version})
-        _tell_turns(club, s)
-        if s.finished:
-            club.finished.publish(PartieFinished(s.table.partie_id, s.table.game, s.table.engine.result()))
-            # Its members hear it on every page (a toast with the way to its archive).
-            notices.tell(club.hub, list(s.table.member_seats), "ended",
-                         partie=s.table.partie_id, game=s.table.game, version=s.applied.version)
-        if s.bots and (s.finished or s.bots.intersection(s.to_act)):
-            # A computer seat is to act (or forgets the partie that ended); a person whose time
-            # runs out is the deadline watcher's.
-            club.poke_bots(s.table.partie_id)
+    with club.hub.batch():  # one wake-up of the event loop, one Redis round trip
+        for _, s in said:
+            _tell_said(club, s)
     return outcomes  # type: ignore[return-value]
+
+
+def _tell_said(club: Club, s: _Said) -> None:
+    """What follows a committed word: the table's notice, the turns, the end, the computer players."""
+    club.notify_partie(s.table.partie_id, {"kind": "advance", "version": s.applied.version})
+    _tell_turns(club, s)
+    if s.finished:
+        club.finished.publish(PartieFinished(s.table.partie_id, s.table.game, s.table.engine.result()))
+        # Its members hear it on every page (a toast with the way to its archive).
+        notices.tell(club.hub, list(s.table.member_seats), "ended",
+                     partie=s.table.partie_id, game=s.table.game, version=s.applied.version)
+    if s.bots and (s.finished or s.bots.intersection(s.to_act)):
+        # A computer seat is to act (or forgets the partie that ended); a person whose time
+        # runs out is the deadline watcher's.
+        club.poke_bots(s.table.partie_id)
 
 
 def _tell_turns(club: Club, s: _Said) -> None:
