@@ -143,9 +143,9 @@ def test_a_batch_locks_its_parties_in_id_order_and_keeps_each_parties_words_in_o
     applied_order = []
     real_apply_in = service._apply_in
 
-    def recorded(conn, table, job, now):
+    def recorded(batch, table, job, now):
         applied_order.append((job.partie_id, job.version))
-        return real_apply_in(conn, table, job, now)
+        return real_apply_in(batch, table, job, now)
 
     monkeypatch.setattr(service, "_apply_in", recorded)
     outcomes = apply_words(club, [first_of_mid, _next_word(club, high, 0), _next_word(club, low, 0)])
