@@ -6,20 +6,21 @@ then reads what its own seat may see from the table cache (and the database behi
 So losing or doubling a notice can delay a frame but never leak or corrupt one.
 
 Without Redis the hub delivers to this process's subscribers. With Redis it also
-publishes to ``klub:<db>:<channel>`` and delivers what other instances publish. Redis
+publishes them on ``klub:<db>:notices`` and delivers what other instances publish. Redis
 channels are shared by all its database numbers; ``<db>``, the number of the Redis URL,
 keeps two Clubs on one Redis (``/0`` and ``/1``) apart.
 
 Inside ``with hub.batch():`` the notices a thread publishes are held and sent when the
-block ends: one wake-up of the event loop for all of them, and one Redis round trip (a
-pipeline with one PUBLISH per channel, its notices in a list). The word writer sends the
-notices of a committed batch of words so (app/tables/service.py).
+block ends: one wake-up of the event loop for all of them, and one Redis message
+carrying every (channel, notice) pair in order. Every instance hears every hub channel
+(one pattern subscription), so a Redis channel per hub channel would only multiply the
+messages each instance sends and parses. The word writer sends the notices of a
+committed batch of words so (app/tables/service.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 import uuid
@@ -28,9 +29,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import orjson
+
 log = logging.getLogger("klub.hub")
 
 REDIS_PREFIX = "klub:"
+NOTICES_CHANNEL = "notices"  # the Redis channel (after the prefix) of every instance's notices
 
 
 class Hub:
@@ -132,23 +136,11 @@ class Hub:
             loop.call_soon_threadsafe(self._deliver_all, items)
         if self._redis_sync is None:
             return
-        by_channel: dict[str, list[dict[str, Any]]] = {}
-        for channel, notice in items:
-            by_channel.setdefault(channel, []).append(notice)
+        payload = orjson.dumps({"origin": self.instance_id, "items": items}, option=orjson.OPT_NON_STR_KEYS)
         try:
-            if len(by_channel) == 1:
-                [(channel, notices)] = by_channel.items()
-                self._redis_sync.publish(self.prefix + channel, self._envelope(channel, notices))
-                return
-            pipe = self._redis_sync.pipeline(transaction=False)
-            for channel, notices in by_channel.items():
-                pipe.publish(self.prefix + channel, self._envelope(channel, notices))
-            pipe.execute()
+            self._redis_sync.publish(self.prefix + NOTICES_CHANNEL, payload)
         except Exception:  # the local delivery above still happened
             log.exception("redis publish failed")
-
-    def _envelope(self, channel: str, notices: list[dict[str, Any]]) -> str:
-        return json.dumps({"origin": self.instance_id, "channel": channel, "notices": notices})
 
     def _deliver_all(self, items: list[tuple[str, dict[str, Any]]]) -> None:
         for channel, notice in items:
@@ -167,15 +159,15 @@ class Hub:
                     if message.get("type") != "pmessage":
                         continue
                     try:
-                        envelope = json.loads(message["data"])
+                        envelope = orjson.loads(message["data"])
                     except (TypeError, ValueError):
                         continue
                     if envelope.get("origin") == self.instance_id:
                         continue
-                    channel = envelope["channel"]
-                    # "notice": one notice (the envelope of the code before batches)
-                    for notice in envelope["notices"] if "notices" in envelope else [envelope["notice"]]:
-                        self._deliver(channel, notice)
+                    if "items" in envelope:
+                        self._deliver_all(envelope["items"])
+                    else:  # the envelope of the code before batches: one notice
+                        self._deliver(envelope["channel"], envelope["notice"])
             except asyncio.CancelledError:
                 raise
             except Exception:
