@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,14 +107,24 @@ async def resilient_player(server, pid: int, client, rng: random.Random, shared:
             await asyncio.sleep(0.2 + rng.random() * 0.3)
 
 
-def check_log(db_path: str, shared: Shared, parties: list[int]) -> dict[str, int]:
-    """Every acknowledged action is in the log at its version, none twice, no gaps."""
-    conn = sqlite3.connect(db_path)
+def _query(database_url: str, sql: str, params: dict[str, Any] | None = None) -> list[tuple]:
+    """Rows read straight from the database (SQLite file or PostgreSQL), outside the server."""
+    from sqlalchemy import create_engine, text
+
+    from app.db.database import normalize_url
+
+    engine = create_engine(normalize_url(database_url))
     try:
-        rows = conn.execute("SELECT partie_id, seq, seat, word, client_action_id FROM actions").fetchall()
-        versions = dict(conn.execute("SELECT id, version FROM parties").fetchall())
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(sql), params or {})]
     finally:
-        conn.close()
+        engine.dispose()
+
+
+def check_log(database_url: str, shared: Shared, parties: list[int]) -> dict[str, int]:
+    """Every acknowledged action is in the log at its version, none twice, no gaps."""
+    rows = _query(database_url, "SELECT partie_id, seq, seat, word, client_action_id FROM actions")
+    versions = dict(_query(database_url, "SELECT id, version FROM parties"))
     by_id = {}
     doubled = 0
     for pid, seq, seat, word, cid in rows:
@@ -130,16 +139,12 @@ def check_log(db_path: str, shared: Shared, parties: list[int]) -> dict[str, int
     return {"acked": len(shared.acked), "lost": lost, "doubled": doubled, "gaps": gaps, "actions": len(rows)}
 
 
-def replayed_views(db_path: str, pid: int) -> tuple[list[dict], bool]:
+def replayed_views(database_url: str, pid: int) -> tuple[list[dict], bool]:
     """The views of every seat after replaying the log from the seed (outside the server)."""
     from app.tables.engines import new_engine
 
-    conn = sqlite3.connect(db_path)
-    try:
-        game, settings, seed = conn.execute("SELECT game, settings, seed FROM parties WHERE id=?", (pid,)).fetchone()
-        actions = conn.execute("SELECT seat, word FROM actions WHERE partie_id=? ORDER BY seq", (pid,)).fetchall()
-    finally:
-        conn.close()
+    [(game, settings, seed)] = _query(database_url, "SELECT game, settings, seed FROM parties WHERE id = :pid", {"pid": pid})
+    actions = _query(database_url, "SELECT seat, word FROM actions WHERE partie_id = :pid ORDER BY seq", {"pid": pid})
     engine = new_engine(game, json.loads(settings) if isinstance(settings, str) else settings, seed)
     for seat, word in actions:
         engine.apply(seat, word)

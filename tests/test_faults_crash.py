@@ -1,4 +1,5 @@
-"""Crash and shutdown: the server killed (SIGKILL) or stopped (SIGTERM) under players.
+"""Crash and shutdown: the server killed (SIGKILL) or stopped (SIGTERM) under players, on
+SQLite and on PostgreSQL + Redis (words committed in batches on both: app/tables/writer.py).
 
 ``KLUB_CRASH_KILLS`` is how many kills at least (a handful in ``make test``, 50 in
 ``make soak``); ``KLUB_CRASH_PARTIES`` how many preferans parties are played meanwhile.
@@ -12,7 +13,6 @@ import random
 from collections import Counter
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from tests.audit_helpers import start_partie
 from tests.crash_helpers import Shared, check_log, replayed_views, resilient_player, situation
@@ -28,18 +28,13 @@ SHARDS = int(os.environ.get("KLUB_SOAK_SHARDS", "1"))
 LOOP_SECONDS = 900  # a harness that runs longer hangs: it fails instead of stalling the run
 
 
-@pytest.fixture(params=["sqlite"])
-def backend(request):
-    """The crash harness reads the log of a file SQLite database."""
-    return request.param
-
-
 @pytest.fixture
-def sqlite_server(settings):
+def killable_server(settings):
+    """The Club in its own process (SQLite file, or PostgreSQL + Redis), and its database URL."""
     server = ServerProcess(settings)
     server.start()
     try:
-        yield server, make_url(settings.database_url).database
+        yield server, settings.database_url
     finally:
         server.close()
 
@@ -62,11 +57,11 @@ def _play(server, n_parties: int, rng: random.Random, killer) -> tuple[Shared, l
     return shared, [pid for pid, _, _ in made]
 
 
-def _assert_consistent(server, db_path: str, shared: Shared, parties: list[int]) -> dict[str, int]:
-    figures = check_log(db_path, shared, parties)
+def _assert_consistent(server, database_url: str, shared: Shared, parties: list[int]) -> dict[str, int]:
+    figures = check_log(database_url, shared, parties)
     assert figures["lost"] == 0 and figures["doubled"] == 0 and figures["gaps"] == 0, figures
     for pid in parties:
-        views, finished = replayed_views(db_path, pid)
+        views, finished = replayed_views(database_url, pid)
         assert finished, f"partie {pid} did not finish"
         for (p, seat), frame in shared.final.items():
             if p == pid:
@@ -75,8 +70,8 @@ def _assert_consistent(server, db_path: str, shared: Shared, parties: list[int])
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
-def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server, shard):
-    server, db_path = sqlite_server
+def test_sigkill_at_random_moments_loses_and_doubles_nothing(killable_server, shard):
+    server, database_url = killable_server
     rng = random.Random(11 + shard)
     kills_here = KILLS // SHARDS + (shard < KILLS % SHARDS)
     when: Counter = Counter()
@@ -107,7 +102,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server, shar
 
     # The kills' parties are shared out too: a shard keeps its parties going until its kills are done.
     shared, parties = _play(server, max(2, PARTIES // SHARDS), rng, killer)
-    figures = _assert_consistent(server, db_path, shared, parties)
+    figures = _assert_consistent(server, database_url, shared, parties)
     print(f"\ncrash harness: {shared.result} SIGKILLs (tables at the kill: {dict(when)}), {figures}, "
           f"{shared.reconnects} reconnects")
     assert shared.result >= kills_here, f"only {shared.result} kills before the parties ended"
@@ -115,8 +110,8 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(sqlite_server, shar
     assert figures["acked"] > 0
 
 
-def test_sigterm_loses_nothing(sqlite_server):
-    server, db_path = sqlite_server
+def test_sigterm_loses_nothing(killable_server):
+    server, database_url = killable_server
     rng = random.Random(5)
 
     async def killer(shared: Shared, players):
@@ -132,5 +127,5 @@ def test_sigterm_loses_nothing(sqlite_server):
         return stops
 
     shared, parties = _play(server, 2, rng, killer)
-    _assert_consistent(server, db_path, shared, parties)
+    _assert_consistent(server, database_url, shared, parties)
     assert shared.result >= 1

@@ -1,5 +1,6 @@
 """The notice hub across instances (Redis): notices reach the other instances of the same
-Club, and never a Club that uses another database number of the same Redis."""
+Club, and never a Club that uses another database number of the same Redis; a batch of
+notices is one Redis message."""
 
 from __future__ import annotations
 
@@ -33,6 +34,47 @@ def test_notices_cross_instances_of_one_club_only():
             assert heard_other.empty()
         finally:
             for hub in hubs:
+                await hub.stop()
+
+    asyncio.run(main())
+
+
+def test_a_batch_is_one_redis_message_and_arrives_in_order_everywhere():
+    import redis.asyncio as aioredis
+
+    async def main():
+        sender, receiver = Hub(REDIS_URL), Hub(REDIS_URL)
+        for hub in (sender, receiver):
+            await hub.start()
+        raw = aioredis.Redis.from_url(REDIS_URL)
+        wire = raw.pubsub()
+        await wire.psubscribe(sender.prefix + "*")
+        await Hub._confirmed(wire)
+        try:
+            here, there = sender.subscribe("partie:1"), receiver.subscribe("partie:1")
+            sender.subscribe("member:5", here)
+            receiver.subscribe("member:5", there)
+            sent = [("partie:1", {"kind": "advance", "version": 1}), ("member:5", {"kind": "turn", "partie": 1}),
+                    ("partie:1", {"kind": "advance", "version": 2})]
+            with sender.batch():
+                for channel, notice in sent:
+                    sender.publish(channel, notice)
+                with sender.batch():  # an inner batch is the outer one's
+                    sender.publish("member:5", {"kind": "moved", "partie": 1})
+                assert here.empty()  # held until the batch ends
+            sent.append(("member:5", {"kind": "moved", "partie": 1}))
+            for queue in (here, there):
+                assert [await asyncio.wait_for(queue.get(), timeout=5) for _ in sent] == sent
+            messages = 0
+            while not messages:
+                message = await wire.get_message(timeout=5)
+                assert message is not None
+                messages += message["type"] == "pmessage"
+            assert await wire.get_message(timeout=0.2) is None  # the four notices were one message
+        finally:
+            await wire.aclose()
+            await raw.aclose()
+            for hub in (sender, receiver):
                 await hub.stop()
 
     asyncio.run(main())

@@ -1,5 +1,6 @@
-"""Words written together: the SQLite word writer, its batches, its shutdown; the
-prepared statements' types; the garbage collector's freezing (app/gcpauses.py)."""
+"""Words written together: the word writer (SQLite and PostgreSQL), its batches, their
+lock order, its shutdown; the prepared statements' types; the garbage collector's
+freezing (app/gcpauses.py)."""
 
 from __future__ import annotations
 
@@ -52,9 +53,7 @@ def _replayed(club: Club, pid: int):
         return engine, partie.version
 
 
-def test_words_of_many_threads_share_transactions_and_all_land(settings, backend, monkeypatch):
-    if backend != "sqlite":
-        pytest.skip("the word writer serves SQLite")
+def test_words_of_many_threads_share_transactions_and_all_land(settings, monkeypatch):
     from app.tables import service
 
     club, pids = _club_with_parties(settings, 6)
@@ -134,9 +133,95 @@ def test_a_word_refused_in_a_batch_changes_nothing_and_the_rest_apply(settings):
     club.db.dispose()
 
 
-def test_stop_writes_what_was_queued_and_refuses_what_comes_after(settings, backend):
-    if backend != "sqlite":
-        pytest.skip("the word writer serves SQLite")
+def test_a_batch_locks_its_parties_in_id_order_and_keeps_each_parties_words_in_order(settings, monkeypatch):
+    """Two instances' batches lock their parties' rows in one order: never a cycle of waits."""
+    from app.tables import service
+
+    club, pids = _club_with_parties(settings, 3)
+    low, mid, high = sorted(pids)
+    first_of_mid = _next_word(club, mid, 0, "m1")
+    applied_order = []
+    real_apply_in = service._apply_in
+
+    def recorded(batch, table, job, now):
+        applied_order.append((job.partie_id, job.version))
+        return real_apply_in(batch, table, job, now)
+
+    monkeypatch.setattr(service, "_apply_in", recorded)
+    outcomes = apply_words(club, [first_of_mid, _next_word(club, high, 0), _next_word(club, low, 0)])
+    assert all(isinstance(o, Applied) and o.version == 1 for o in outcomes)
+    assert applied_order == [(low, 0), (mid, 0), (high, 0)]
+    # the outcomes are in the order the words came, whatever order they were applied in
+    assert outcomes[0].seat == first_of_mid.seat and outcomes[0].word == first_of_mid.word
+    # a partie's second word in the same batch comes after its first
+    applied_order.clear()
+    second_of_mid = _next_word(club, mid, 1)
+    outcomes = apply_words(club, [_next_word(club, high, 1), second_of_mid, _next_word(club, low, 1)])
+    assert all(isinstance(o, Applied) and o.version == 2 for o in outcomes)
+    assert applied_order == [(low, 1), (mid, 1), (high, 1)]
+    club.db.dispose()
+
+
+def test_two_instances_batches_in_opposite_orders_do_not_deadlock(settings, monkeypatch):
+    """Two Clubs on one database (two instances) say the same words of the same parties at
+    once, in opposite orders: per partie one word lands and the other is stale, and no
+    transaction fails (a deadlock would fail one, and its words be tried again one by one)."""
+    from app.tables import service
+
+    club_a, pids = _club_with_parties(settings, 4)
+    club_b = Club.from_settings(settings)
+    batches: list[int] = []
+    real_apply_words = service.apply_words
+
+    def counted(club, jobs):
+        batches.append(len(jobs))
+        return real_apply_words(club, jobs)
+
+    monkeypatch.setattr(service, "apply_words", counted)
+    for version in range(4):
+        words = [_next_word(club_a, pid, version) for pid in pids]
+        barrier = threading.Barrier(2)
+        results: dict[str, list] = {}
+
+        def run(name: str, club: Club, jobs: list[Word]) -> None:
+            barrier.wait()
+            results[name] = service.apply_words(club, jobs)
+
+        threads = [threading.Thread(target=run, args=("a", club_a, words)),
+                   threading.Thread(target=run, args=("b", club_b, list(reversed(words))))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        for i in range(len(pids)):
+            pair = [results["a"][i], results["b"][len(pids) - 1 - i]]
+            assert sum(isinstance(o, Applied) for o in pair) == 1, pair
+            assert sum(isinstance(o, ClubError) and o.code == "stale_version" for o in pair) == 1, pair
+    assert batches == [len(pids)] * 8  # no batch was split up after a failed transaction
+    for pid in pids:
+        assert _replayed(club_a, pid)[1] == 4
+    club_a.db.dispose()
+    club_b.db.dispose()
+
+
+def test_an_illegal_word_in_a_batch_fails_alone(settings):
+    club, pids = _club_with_parties(settings, 3)
+    before, after = _next_word(club, pids[0], 0), _next_word(club, pids[2], 0)
+    with club.db.read() as s:
+        table = open_table(club, s, get_partie(s, pids[1]))
+    with table.lock:
+        idle = next(seat for seat in range(4) if seat not in table.engine.seats_to_act())
+        to_act = table.engine.seats_to_act()[0]
+    out_of_turn = Word(pids[1], idle, "x", 0, None, None, "bot")
+    not_a_word = Word(pids[1], to_act, "no such card", 0, None, None, "bot")
+    outcomes = apply_words(club, [before, out_of_turn, not_a_word, after])
+    assert isinstance(outcomes[0], Applied) and isinstance(outcomes[3], Applied)
+    assert [o.code for o in outcomes[1:3]] == ["not_your_turn", "illegal_action"]
+    assert [_replayed(club, pid)[1] for pid in pids] == [1, 0, 1]
+    club.db.dispose()
+
+
+def test_stop_writes_what_was_queued_and_refuses_what_comes_after(settings):
     club, pids = _club_with_parties(settings, 4)
     words = [_next_word(club, pid, 0) for pid in pids]
     futures = [club.writer.submit(w) for w in words]
@@ -149,9 +234,7 @@ def test_stop_writes_what_was_queued_and_refuses_what_comes_after(settings, back
     club.db.dispose()
 
 
-def test_an_idle_writer_ends_its_thread_and_the_next_word_starts_one(settings, backend):
-    if backend != "sqlite":
-        pytest.skip("the word writer serves SQLite")
+def test_an_idle_writer_ends_its_thread_and_the_next_word_starts_one(settings):
     club, pids = _club_with_parties(settings, 1)
     club.writer.idle_seconds = 0.05
     assert club.writer.submit(_next_word(club, pids[0], 0)).result(timeout=10).version == 1

@@ -41,3 +41,20 @@ class Prepared:
             return cursor.fetchall() if cursor.description is not None else []
         finally:
             cursor.close()
+
+    def run_many(self, conn: Connection, params_list: list[dict[str, Any]]) -> None:
+        """Execute once per parameter set, in one ``executemany`` (psycopg sends them all
+        before reading the answers: one round trip for the lot)."""
+        if not params_list:
+            return
+        sql, names, processors = self._for(conn.dialect)
+        rows = []
+        for params in params_list:
+            if processors:
+                params = {k: (processors[k](v) if k in processors else v) for k, v in params.items()}
+            rows.append([params[name] for name in names] if names is not None else params)
+        cursor = conn.connection.dbapi_connection.cursor()
+        try:
+            cursor.executemany(sql, rows)
+        finally:
+            cursor.close()

@@ -44,6 +44,8 @@ class PushService:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._wake_pending = False  # a wake-up for the notices is on its way to the loop
+        self._claim_due = True  # the outbox may have due rows: claim them in the next round
         self._dropped = 0
         self._count_lock = threading.Lock()
         self.waiting = 0  # notices taken by the sink and not yet in the outbox
@@ -60,9 +62,16 @@ class PushService:
         with self._count_lock:
             self.waiting += 1
         self._incoming.put((list(member_ids), dict(notice)))
-        self.poke()
+        if not self._wake_pending:  # one wake-up of the loop for the notices of a burst
+            self._wake_pending = True
+            self._wake_loop()
 
     def poke(self) -> None:
+        """Look at the outbox now (the clock moved; rows may be due)."""
+        self._claim_due = True
+        self._wake_loop()
+
+    def _wake_loop(self) -> None:
         loop, wake = self._loop, self._wake
         if loop is not None and wake is not None and not loop.is_closed():
             loop.call_soon_threadsafe(wake.set)
@@ -88,6 +97,7 @@ class PushService:
             await run_in_threadpool(self.load_keys)
             while True:
                 self._wake.clear()
+                self._wake_pending = False
                 try:
                     await self._round()
                 except asyncio.CancelledError:
@@ -97,6 +107,8 @@ class PushService:
                 if not self._incoming.empty():
                     continue
                 await wait_woken(self._wake, settings.push_poll_seconds)
+                if not self._wake.is_set():
+                    self._claim_due = True  # the poll: other instances' rows, the retries
         finally:
             self._loop = None
             self._executor.shutdown(wait=False, cancel_futures=True)
@@ -110,10 +122,14 @@ class PushService:
                 break
         if batch:
             try:
-                await run_in_threadpool(outbox.enqueue, self.club.db, batch, self.describe, self._at_table)
+                if await run_in_threadpool(outbox.enqueue, self.club.db, batch, self.describe, self._at_table):
+                    self._claim_due = True
             finally:
                 with self._count_lock:
                     self.waiting -= len(batch)
+        if not self._claim_due:
+            return
+        self._claim_due = False
         while True:
             jobs = await run_in_threadpool(outbox.claim, self.club.db, CLAIM_BATCH)
             if not jobs:

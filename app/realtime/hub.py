@@ -6,25 +6,35 @@ then reads what its own seat may see from the table cache (and the database behi
 So losing or doubling a notice can delay a frame but never leak or corrupt one.
 
 Without Redis the hub delivers to this process's subscribers. With Redis it also
-publishes to ``klub:<db>:<channel>`` and delivers what other instances publish. Redis
+publishes them on ``klub:<db>:notices`` and delivers what other instances publish. Redis
 channels are shared by all its database numbers; ``<db>``, the number of the Redis URL,
 keeps two Clubs on one Redis (``/0`` and ``/1``) apart.
+
+Inside ``with hub.batch():`` the notices a thread publishes are held and sent when the
+block ends: one wake-up of the event loop for all of them, and one Redis message
+carrying every (channel, notice) pair in order. Every instance hears every hub channel
+(one pattern subscription), so a Redis channel per hub channel would only multiply the
+messages each instance sends and parses. The word writer sends the notices of a
+committed batch of words so (app/tables/service.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
+
+import orjson
 
 log = logging.getLogger("klub.hub")
 
 REDIS_PREFIX = "klub:"
+NOTICES_CHANNEL = "notices"  # the Redis channel (after the prefix) of every instance's notices
 
 
 class Hub:
@@ -37,6 +47,7 @@ class Hub:
         self._redis_sync = None
         self._redis_async = None
         self._lock = threading.Lock()
+        self._held = threading.local()  # .notices: the (channel, notice) pairs of an open batch()
         self.prefix = REDIS_PREFIX
         # Listeners of what this instance tells members (app.realtime.notices.tell): called
         # with (member ids, notice) on the teller's thread; they must not block (push notices).
@@ -99,15 +110,41 @@ class Hub:
 
     def publish(self, channel: str, notice: dict[str, Any]) -> None:
         """Deliver a notice here and to the other instances; callable from any thread."""
+        held = getattr(self._held, "notices", None)
+        if held is not None:
+            held.append((channel, notice))
+        else:
+            self._send([(channel, notice)])
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Hold what this thread publishes in the block and send it all at its end (in order)."""
+        if getattr(self._held, "notices", None) is not None:
+            yield  # already inside a batch: the outer one sends
+            return
+        self._held.notices = held = []
+        try:
+            yield
+        finally:
+            self._held.notices = None
+            if held:
+                self._send(held)
+
+    def _send(self, items: list[tuple[str, dict[str, Any]]]) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._deliver, channel, notice)
-        if self._redis_sync is not None:
-            payload = json.dumps({"origin": self.instance_id, "channel": channel, "notice": notice})
-            try:
-                self._redis_sync.publish(self.prefix + channel, payload)
-            except Exception:  # the local delivery above still happened
-                log.exception("redis publish failed")
+            loop.call_soon_threadsafe(self._deliver_all, items)
+        if self._redis_sync is None:
+            return
+        payload = orjson.dumps({"origin": self.instance_id, "items": items}, option=orjson.OPT_NON_STR_KEYS)
+        try:
+            self._redis_sync.publish(self.prefix + NOTICES_CHANNEL, payload)
+        except Exception:  # the local delivery above still happened
+            log.exception("redis publish failed")
+
+    def _deliver_all(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        for channel, notice in items:
+            self._deliver(channel, notice)
 
     def _deliver(self, channel: str, notice: dict[str, Any]) -> None:
         with self._lock:
@@ -122,12 +159,15 @@ class Hub:
                     if message.get("type") != "pmessage":
                         continue
                     try:
-                        envelope = json.loads(message["data"])
+                        envelope = orjson.loads(message["data"])
                     except (TypeError, ValueError):
                         continue
                     if envelope.get("origin") == self.instance_id:
                         continue
-                    self._deliver(envelope["channel"], envelope["notice"])
+                    if "items" in envelope:
+                        self._deliver_all(envelope["items"])
+                    else:  # the envelope of the code before batches: one notice
+                        self._deliver(envelope["channel"], envelope["notice"])
             except asyncio.CancelledError:
                 raise
             except Exception:
