@@ -90,3 +90,29 @@ def test_declared_capabilities_work(code):
     assert (papir is not None) == game.keeps_papir
     if not game.shows_deals:
         assert game.shown_deal(engine, 0) is None
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_the_views_sheet_is_the_sheet_of_the_version_shown(code):
+    """A view's sheet (and papir) is built once per version and shared by the seats'
+    views (app.games.base.once_per_version): it must still follow every word, including
+    the one that ends a deal and writes its line."""
+    game = GAMES[code]
+    engine = game.engine.new(game.default_settings(), seed="sheet-seed")
+    rng = random.Random(11)
+    optional = type(engine).optional_words
+    lines_seen = 0
+    for _ in range(3000):
+        if engine.finished:
+            break
+        views = [engine.view(s) for s in range(engine.n_seats)] + [engine.view(None)]
+        for view in views:
+            assert view["result"] == engine.result()
+            if "papir" in view:
+                assert view["papir"] == engine.papir()
+        result = engine.result()
+        lines_seen = max(lines_seen, len(result["deals"] if "deals" in result else engine.papir()["lines"]))
+        seat = engine.seats_to_act()[0]
+        legal = [w for w in engine.legal_actions(seat) if w not in optional] or engine.legal_actions(seat)
+        engine.apply(seat, rng.choice(legal))
+    assert lines_seen >= 2  # deals were scored while the views were read

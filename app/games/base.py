@@ -151,6 +151,24 @@ class ShowsDeals(Protocol):
     def shown_deal(self, deal_index: int) -> dict[str, Any]: ...
 
 
+def once_per_version(name: str) -> Callable[[Any], Any]:
+    """The engine's method ``name`` computed once per state (its ``version`` and number of
+    deals): every seat's view of a version carries the same public part (the sheet, the
+    papir), so it is built once, and the table's snapshot serializes the one object once
+    (app/tables/cache.py). The value is shared by the views: no caller may change it."""
+    slot = f"_{name}_once"
+
+    def once(self: Any) -> Any:
+        key = (self.version, len(self.deals))
+        kept = self.__dict__.get(slot)
+        if kept is None or kept[0] != key:
+            kept = self.__dict__[slot] = (key, getattr(self, name)())
+        return kept[1]
+
+    once.__doc__ = f"``{name}()``, once per version (shared: not to be changed)."
+    return once
+
+
 class EngineBase:
     """What every engine builds the same way: ``new`` from normalized settings."""
 

@@ -38,11 +38,24 @@ def to_json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def view_parts(view: dict[str, Any]) -> dict[str, str]:
+def view_parts(view: dict[str, Any], made: dict[tuple[str, int], str] | None = None) -> dict[str, str]:
     """A view as its top-level keys, each with its member of the JSON object as text
-    (``"key":value``)."""
+    (``"key":value``).
+
+    ``made`` keeps the members made for other views of the same moment, by key and the
+    value's identity: a part every seat shows as one object (the engine's sheet or papir,
+    ``app.games.base.once_per_version``) is serialized once. The views must all be alive
+    while ``made`` is used (an identity is unique only among live objects)."""
     dumps, option = orjson.dumps, orjson.OPT_NON_STR_KEYS
-    return {key: dumps({key: value}, option=option)[1:-1].decode() for key, value in view.items()}
+    if made is None:
+        return {key: dumps({key: value}, option=option)[1:-1].decode() for key, value in view.items()}
+    parts = {}
+    for key, value in view.items():
+        text = made.get((key, id(value)))
+        if text is None:
+            text = made[(key, id(value))] = dumps({key: value}, option=option)[1:-1].decode()
+        parts[key] = text
+    return parts
 
 
 def _object_json(parts: dict[str, str]) -> str:
@@ -124,15 +137,17 @@ class LiveTable:
         before = self.history[-1] if self.history and self.history[-1].version == self.version - 1 else None
         to_act = [] if finished else list(engine.seats_to_act())
         views = [engine.view(s) for s in range(self.n_seats)]
+        spectator = engine.view(None)
         # Every seat's words, not only the awaited ones: a game may let a player say
         # some words out of turn (offers, otpis). A seat's view carries them already
         # (app/games/base.py).
         legal = [[] if finished else list(v["legal_actions"]) for v in views]
+        made: dict[tuple[str, int], str] = {}
         snap = Snapshot(
             version=self.version,
             action=action,
             # Serialized now: the snapshot must not change when the engine moves on.
-            views=tuple([view_parts(v) for v in views] + [view_parts(engine.view(None))]),
+            views=tuple(view_parts(v, made) for v in [*views, spectator]),
             legal=legal,
             to_act=to_act,
             may_speak=may_speak(to_act, legal),

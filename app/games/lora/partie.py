@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn
+from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn, once_per_version
 from app.games.cards import (
     CARD_BY_NAME,
     CARD_NAMES,
@@ -267,6 +267,8 @@ class LoraPartie(EngineBase):
             "places": ranked,
         }
 
+    shown_result = once_per_version("result")  # the views' sheet: one object per version
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): his hand, never another's."""
         deal = self.deal
@@ -277,7 +279,7 @@ class LoraPartie(EngineBase):
             "finished": self.finished,
             "deal_index": self.deal_index,
             "deals_total": self.n_deals,
-            "result": self.result(),
+            "result": self.shown_result(),
             "legal_actions": self.legal_actions(seat) if seat is not None else [],
         }
         if self.house is not None:

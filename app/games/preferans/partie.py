@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
-from app.games.base import DealError, EngineBase, GameError, IllegalAction, NotYourTurn
+from app.games.base import DealError, EngineBase, GameError, IllegalAction, NotYourTurn, once_per_version
 from app.games.cards import (
     CARD_BY_NAME, CARD_NAMES, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck,
 )
@@ -361,6 +361,10 @@ class PreferansPartie(EngineBase):
 
     def papir(self) -> dict[str, Any]:
         return self._papir.sheet()
+
+    # the views' papir and result: one object each per version (every seat shows the same)
+    shown_result = once_per_version("result")
+    shown_papir = once_per_version("papir")
 
     def hand_results(self) -> list[list[int]]:
         """For each ended hand, the change it made in each seat's result (section 15;

@@ -89,8 +89,8 @@ def partie_view(partie: "PreferansPartie", seat: int | None) -> dict[str, Any]:
         "seats_to_act": partie.seats_to_act(),
         "legal_actions": partie.legal_actions(seat) if seat is not None else [],
         "hand": hand_view(partie, hand, seat) if hand is not None else None,
-        "papir": partie.papir(),
-        "result": partie.result(),
+        "papir": partie.shown_papir(),
+        "result": partie.shown_result(),
     }
     so = partie.side_offer
     # An open otpis or fall offer carries what accepting it writes on the papir (public,
