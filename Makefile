@@ -48,9 +48,12 @@ chromium:
 # slowest tests named at the end. TEST_WORKERS=1 runs it in one process.
 TEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist worksteal
+# Which tests: all but the long runs. .ci/run leaves out the `scaled` ones too, since its
+# `make soak` runs every one of them at full scale right after.
+TEST_MARKS ?= not soak
 
 test: $(VENV)/.dev-installed chromium
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --durations=15 -m "not soak"
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --durations=15 -m "$(TEST_MARKS)"
 
 # Re-extract the texts of the pages (templates/, app/web/) into the Serbian catalog;
 # the catalog is compiled in memory when the app starts (app/web/i18n.py).
@@ -68,9 +71,9 @@ clean:
 # parties, 50 SIGKILLs and longer fuzzing (the audit and the kills split into shards that
 # the workers run side by side), and the tests marked `soak` (whole parties played in the
 # browser). .ci/run runs it after `make test`.
-# Three workers on two cores: the browser parties wait on the page about half their time,
-# and the audit's shards fill those waits.
-SOAK_WORKERS ?= 3
+# Four workers on two cores: the browser parties wait on the page about half their time
+# and the kills wait on restarts; the audit's and the fuzz's shards fill those waits.
+SOAK_WORKERS ?= 4
 soak: $(VENV)/.dev-installed chromium
 	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=6 \
 	$(BIN)/python -m pytest -n $(SOAK_WORKERS) --dist worksteal -rsP --timeout 1500 --durations=15 -m "soak or scaled"

@@ -49,11 +49,8 @@ def _me(member: service.CurrentMember, token: str | None) -> dict:
     responses={429: {"description": "too many new accounts from this address; see Retry-After"}},
 )
 async def register(body: Credentials, request: Request, response: Response, club: ClubDep):
-    await run_in_threadpool(
-        service.create_account, club.db, club.settings, body.name, body.password, client_address(request)
-    )
     token, member = await run_in_threadpool(
-        service.login, club.db, club.settings, body.name, body.password, client_address(request)
+        service.create_account, club.db, club.settings, body.name, body.password, client_address(request)
     )
     set_session_cookie(response, club.settings, token)
     return _me(member, token)

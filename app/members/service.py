@@ -114,6 +114,12 @@ def login(
     throttle.clear(db, keys[0])
     if member.disabled:
         raise Forbidden("this account is disabled", code="account_disabled")
+    return open_session(db, settings, member, password=str(password))
+
+
+def open_session(db: Database, settings: Settings, member: Member, password: str | None = None) -> tuple[str, CurrentMember]:
+    """A new session of ``member`` (whose password was just checked or set); the cookie token.
+    With ``password``, a hash made with older costs is remade with the current ones."""
     token = secrets.token_urlsafe(32)
     now = db.clock.now()
     with db.write() as s:
@@ -128,8 +134,8 @@ def login(
         )
         row = s.get(Member, member.id)
         row.last_seen_at = now
-        if passwords.needs_rehash(row.password_hash):
-            row.password_hash = passwords.hash_password(str(password))
+        if password is not None and passwords.needs_rehash(row.password_hash):
+            row.password_hash = passwords.hash_password(password)
     return token, CurrentMember(member.id, member.name, member.role, session_id_of(token))
 
 
@@ -271,7 +277,9 @@ def delete_expired_sessions(db: Database, settings: Settings) -> int:
         return result.rowcount or 0
 
 
-def create_account(db: Database, settings: Settings, name: str, password: str, address: str | None) -> None:
-    """Register, throttled per client address (``KLUB_REGISTER_MAX_PER_ADDRESS``)."""
+def create_account(db: Database, settings: Settings, name: str, password: str, address: str | None) -> tuple[str, CurrentMember]:
+    """Register, throttled per client address (``KLUB_REGISTER_MAX_PER_ADDRESS``), and log
+    in: the new member's first session (the password just hashed is not checked again)."""
     with throttle.registration_slot(db, settings, address):
-        register(db, name, password)
+        member = register(db, name, password)
+    return open_session(db, settings, member)

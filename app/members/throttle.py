@@ -70,16 +70,18 @@ def check(db: Database, settings: Settings, keys: list[str]) -> None:
 
 def _wait(s: Session, key: str, now: datetime, window: timedelta, limit: int) -> int | None:
     """Seconds until ``key`` is under ``limit`` rows in the window again; None when it is now."""
-    recent = s.scalars(
+    # The limit-th newest row of the window, read alone (the database skips the newer ones
+    # in the index): the key is free again when it leaves the window.
+    limit_th = s.scalar(
         select(LoginFailure.created_at)
         .where(LoginFailure.key == key, LoginFailure.created_at > now - window)
         .order_by(LoginFailure.created_at.desc())
-        .limit(limit)
-    ).all()
-    if len(recent) < limit:
+        .offset(limit - 1)
+        .limit(1)
+    )
+    if limit_th is None:
         return None
-    # Free again when the limit-th newest row leaves the window.
-    return max(1, math.ceil((recent[-1] + window - now).total_seconds()))
+    return max(1, math.ceil((limit_th + window - now).total_seconds()))
 
 
 def record_failure(db: Database, settings: Settings, keys: list[str]) -> None:

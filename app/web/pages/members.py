@@ -97,8 +97,7 @@ async def register_post(request: Request, club: ClubDep):
     try:
         if password != form.get("password2", password):
             raise ClubError("passwords differ", code="passwords_differ", status=422)
-        await run_in_threadpool(members.create_account, club.db, club.settings, name, password, address)
-        token, _m = await run_in_threadpool(members.login, club.db, club.settings, name, password, address)
+        token, _m = await run_in_threadpool(members.create_account, club.db, club.settings, name, password, address)
     except ClubError as e:
         return _refused_form(request, "register", nxt, name, e)
     return _logged_in(nxt, club, token)
