@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from tests.ui_helpers import PASSWORD, shot
+from tests.ui_helpers import PASSWORD, POLL_MS, shot
 
 _names = itertools.count(1)
 
@@ -35,7 +35,7 @@ READY = "() => window.Klub && Klub.table && (Klub.table.finished || (Klub.table.
 
 
 def wait_ready(page, timeout=30000):
-    page.wait_for_function(READY, timeout=timeout)
+    page.wait_for_function(READY, timeout=timeout, polling=POLL_MS)
 
 
 def table(page) -> dict:
@@ -129,7 +129,7 @@ def test_lora_partie_against_three_computer_players(page, server):
         else:
             cards.nth(plays % cards.count()).click()
         plays += 1
-        page.wait_for_function(f"() => Klub.table.version > {t['version']} || Klub.table.finished", timeout=15000)
+        page.wait_for_function(f"() => Klub.table.version > {t['version']} || Klub.table.finished", timeout=15000, polling=POLL_MS)
     assert plays >= 28 * 4
     page.wait_for_selector(".partie-over")
     shot(page, "lora-finished")

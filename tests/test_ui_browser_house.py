@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests.test_ui_browser import register, table, wait_ready
-from tests.ui_helpers import shot
+from tests.ui_helpers import POLL_MS, shot
 
 CARD = re.compile(r"^[789TJQKA][SDHC]$")
 
@@ -32,7 +32,7 @@ def _propose(page, **settings: str) -> str:
 
 
 def _after(page, version: int) -> None:
-    page.wait_for_function(f"() => Klub.table.version > {version} || Klub.table.finished", timeout=15000)
+    page.wait_for_function(f"() => Klub.table.version > {version} || Klub.table.finished", timeout=15000, polling=POLL_MS)
 
 
 def play_to_end(page, on_deal) -> dict:

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.test_ui_browser import lora_public_cards, register, table, wait_ready
-from tests.ui_helpers import shot
+from tests.ui_helpers import POLL_MS, shot
 
 
 SHOWN = """() => {
@@ -49,7 +49,7 @@ def test_lorum_partie_against_three_computer_players(page, server):  # noqa: F81
         deal = t["view"]["deal"]
         if t["legal"] == ["dalje"]:
             # no card to play: the table says dalje by itself (Fast train, Domino)
-            page.wait_for_function(f"() => Klub.table.version > {t['version']} || Klub.table.finished", timeout=15000)
+            page.wait_for_function(f"() => Klub.table.version > {t['version']} || Klub.table.finished", timeout=15000, polling=POLL_MS)
             continue
         assert set(t["dom"]) <= lora_public_cards(t["view"]), deal["index"]
         assert set(t["clickable"]) == set(t["legal"]) - {"dalje"}
@@ -79,7 +79,7 @@ def test_lorum_partie_against_three_computer_players(page, server):  # noqa: F81
             continue
         cards.nth(plays % cards.count()).click()
         plays += 1
-        page.wait_for_function(f"() => Klub.table.version > {t['version']} || Klub.table.finished", timeout=15000)
+        page.wait_for_function(f"() => Klub.table.version > {t['version']} || Klub.table.finished", timeout=15000, polling=POLL_MS)
     assert seen == {1, 2, 3, 4, 5, 6, 7}
     page.wait_for_selector(".partie-over")
     shot(page, "lorum-finished")
