@@ -38,6 +38,9 @@ def to_json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+_MEMBER_PREFIX: dict[str, str] = {}  # a view's key -> '"key":', made once per key
+
+
 def view_parts(view: dict[str, Any], made: dict[tuple[str, int], str] | None = None) -> dict[str, str]:
     """A view as its top-level keys, each with its member of the JSON object as text
     (``"key":value``).
@@ -48,12 +51,15 @@ def view_parts(view: dict[str, Any], made: dict[tuple[str, int], str] | None = N
     while ``made`` is used (an identity is unique only among live objects)."""
     dumps, option = orjson.dumps, orjson.OPT_NON_STR_KEYS
     if made is None:
-        return {key: dumps({key: value}, option=option)[1:-1].decode() for key, value in view.items()}
+        made = {}
     parts = {}
     for key, value in view.items():
         text = made.get((key, id(value)))
         if text is None:
-            text = made[(key, id(value))] = dumps({key: value}, option=option)[1:-1].decode()
+            prefix = _MEMBER_PREFIX.get(key)
+            if prefix is None:
+                prefix = _MEMBER_PREFIX[key] = dumps(key).decode() + ":"
+            text = made[(key, id(value))] = prefix + dumps(value, option=option).decode()
         parts[key] = text
     return parts
 

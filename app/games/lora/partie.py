@@ -268,6 +268,7 @@ class LoraPartie(EngineBase):
         }
 
     shown_result = once_per_version("result")  # the views' sheet: one object per version
+    shown_deal_ends = once_per_version("deal_ends")
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): his hand, never another's."""
@@ -296,7 +297,7 @@ class LoraPartie(EngineBase):
         if deal is not None:
             k = self.deal_index
             view["deal"] = self._deal_view(deal, k, seat)
-        view["deal_ends"] = self.deal_ends()
+        view["deal_ends"] = self.shown_deal_ends()
         return view
 
     # -- why the last deal ended as it did ---------------------------------------
@@ -335,8 +336,23 @@ class LoraPartie(EngineBase):
         return lora_reasons(deal)
 
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
-        house = self.house
-        out: dict[str, Any] = {
+        """The current deal (``deal``, number ``k``) as ``seat`` sees it: its public part
+        (built once per version, shared by the views) with the seat's own hand and what the
+        house rules show him."""
+        head, tail = self._shown_deal_parts()
+        out = dict(head)
+        if seat is not None:
+            out["hand"] = names_of(deal.hands[seat])
+        if self.house is not None:
+            self._house_view(deal, seat, out)
+        out.update(tail)
+        return out
+
+    def _deal_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The current deal's public keys: those before the hand and those after it."""
+        deal, k, house = self.deal, self.deal_index, self.house
+        assert deal is not None
+        head: dict[str, Any] = {
             "index": k,
             "slot": deal.slot,  # the schedule's; a void deal's successor shares it
             "contract": int(deal.contract) if house is None else deal.code,
@@ -349,24 +365,23 @@ class LoraPartie(EngineBase):
             "hand_sizes": [h.bit_count() for h in deal.hands],
             "actions": [[s, w] for s, w in self.actions[k]],
         }
-        if seat is not None:
-            out["hand"] = names_of(deal.hands[seat])
-        if house is not None:
-            self._house_view(deal, seat, out)
+        tail: dict[str, Any] = {}
         if isinstance(deal, TrickDeal):
-            out["trick"] = [[s, CARD_NAMES[c]] for s, c in deal.trick]
-            out["tricks"] = [
+            tail["trick"] = [[s, CARD_NAMES[c]] for s, c in deal.trick]
+            tail["tricks"] = [
                 {"leader": leader, "cards": [[s, CARD_NAMES[c]] for s, c in plays], "winner": winner}
                 for leader, plays, winner in deal.tricks
             ]
-            out["trick_counts"] = list(deal.trick_counts)
-            out["taken"] = [names_of(t) for t in deal.taken]
+            tail["trick_counts"] = list(deal.trick_counts)
+            tail["taken"] = [names_of(t) for t in deal.taken]
             penalty = deal.penalty_mask
-            out["penalty_cards"] = [names_of(t & penalty) for t in deal.taken]
+            tail["penalty_cards"] = [names_of(t & penalty) for t in deal.taken]
         elif isinstance(deal, LayoutDeal):
-            out["start_rank"] = None if deal.start_rank is None else "789TJQKA"[deal.start_rank]
-            out["rows"] = [[CARD_NAMES[c] for c in row] for row in deal.rows]
-        return out
+            tail["start_rank"] = None if deal.start_rank is None else "789TJQKA"[deal.start_rank]
+            tail["rows"] = [[CARD_NAMES[c] for c in row] for row in deal.rows]
+        return head, tail
+
+    _shown_deal_parts = once_per_version("_deal_parts")
 
     def _title(self, deal: Deal) -> str | None:
         assert self.house is not None
