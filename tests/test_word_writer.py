@@ -221,6 +221,46 @@ def test_an_illegal_word_in_a_batch_fails_alone(settings):
     club.db.dispose()
 
 
+def test_words_from_the_event_loop_are_answered_in_the_loop_one_batch_at_a_time(settings, monkeypatch):
+    import asyncio
+
+    from app.tables import service
+
+    club, pids = _club_with_parties(settings, 3)
+    words = [_next_word(club, pid, 0) for pid in pids]
+    stale = Word(words[0].partie_id, words[0].seat, words[0].word, 0, None, None, "bot")
+    applying, queued, sizes = threading.Event(), threading.Event(), []
+    real_apply_words = service.apply_words
+
+    def recorded(club_, jobs):
+        sizes.append(len(jobs))
+        if len(sizes) == 1:
+            applying.set()
+            queued.wait(10)  # the rest queue behind the first word
+        return real_apply_words(club_, jobs)
+
+    monkeypatch.setattr(service, "apply_words", recorded)
+
+    async def say_all():
+        loop = asyncio.get_running_loop()
+        futures = [club.writer.submit_async(words[0])]
+        assert await loop.run_in_executor(None, applying.wait, 10)
+        futures += [club.writer.submit_async(w) for w in [*words[1:], stale]]
+        assert all(f.get_loop() is loop for f in futures)  # the loop's own futures
+        gone = club.writer.submit_async(_next_word(club, pids[1], 0))
+        gone.cancel()  # its caller stopped waiting: the batch is answered all the same
+        queued.set()
+        return await asyncio.gather(*futures, return_exceptions=True)
+
+    outcomes = asyncio.run(say_all())
+    assert outcomes[:3] == [Applied(1, w.seat, w.word, duplicate=False) for w in words]
+    assert isinstance(outcomes[3], ClubError) and outcomes[3].code == "stale_version"  # it fails alone
+    assert sizes == [1, 4]
+    assert [_replayed(club, pid)[1] for pid in pids] == [1, 1, 1]
+    club.writer.stop()
+    club.db.dispose()
+
+
 def test_stop_writes_what_was_queued_and_refuses_what_comes_after(settings):
     club, pids = _club_with_parties(settings, 4)
     words = [_next_word(club, pid, 0) for pid in pids]

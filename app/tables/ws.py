@@ -198,7 +198,7 @@ class TableConnection:
         if seat is not None and club.writer is not None:
             # Straight to the word writer: no worker thread in between.
             word_ = service.Word(self.partie_id, seat, word, version, action_id, self.member.id, "member")
-            return await asyncio.wrap_future(club.writer.submit(word_))
+            return await club.writer.submit_async(word_)
         return await run_in_threadpool(service.submit, club, self.partie_id, self.member, word, version, action_id)
 
     async def on_chat(self, msg: dict[str, Any]) -> None:
