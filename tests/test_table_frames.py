@@ -75,3 +75,21 @@ def test_a_key_gone_from_the_view_is_named():
     before = {"version": 2, "deal": {"index": 0}, "result": {}}
     assert apply_view_changes(before, frame) == {"version": 3, "result": {}}
     assert before == {"version": 2, "deal": {"index": 0}, "result": {}}  # the reader's view is left as it was
+
+
+@pytest.mark.parametrize("game", ["lora", "lorum"])
+def test_every_snapshot_shows_the_view_of_its_version_across_deal_ends(game):
+    # The sheet and the last deal's end are one object from a deal's end to the next, and
+    # the table keeps their JSON between versions: it must follow every deal's end.
+    rng = random.Random(4)
+    table = LiveTable(1, game, SETTINGS[game], "sheet-kept", history=4)
+    table.snapshot(None, None)
+    readers = [*range(table.n_seats), None]
+    sheets = []
+    while not table.engine.finished:
+        snap = table.apply(*random_word(table, rng), None)
+        for s in readers:
+            assert snap.view_for(s) == orjson.loads(orjson.dumps(table.engine.view(s))), f"seat {s} at {snap.version}"
+        if not sheets or sheets[-1] != snap.view_for(None)["result"]:
+            sheets.append(snap.view_for(None)["result"])
+    assert len(sheets) == table.engine.n_deals + 1 + sum(table.engine.voids)  # the empty sheet, then one per deal's end

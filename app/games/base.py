@@ -156,16 +156,24 @@ def once_per_version(name: str) -> Callable[[Any], Any]:
     deals): every seat's view of a version carries the same public part (the sheet, the
     papir), so it is built once, and the table's snapshot serializes the one object once
     (app/tables/cache.py). The value is shared by the views: no caller may change it."""
+    return once_per(name, lambda engine: (engine.version, len(engine.deals)))
+
+
+def once_per(name: str, key: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The engine's method ``name`` computed again only when ``key(engine)`` changes (e.g.
+    the sheet, which only a deal's end changes): the same object is shown until then, and
+    the table serializes it once for all those versions (app/tables/cache.py). Shared: no
+    caller may change it."""
     slot = f"_{name}_once"
 
     def once(self: Any) -> Any:
-        key = (self.version, len(self.deals))
+        at = key(self)
         kept = self.__dict__.get(slot)
-        if kept is None or kept[0] != key:
-            kept = self.__dict__[slot] = (key, getattr(self, name)())
+        if kept is None or kept[0] != at:
+            kept = self.__dict__[slot] = (at, getattr(self, name)())
         return kept[1]
 
-    once.__doc__ = f"``{name}()``, once per version (shared: not to be changed)."
+    once.__doc__ = f"``{name}()``, kept until its key changes (shared: not to be changed)."
     return once
 
 

@@ -136,6 +136,8 @@ class LiveTable:
         self.timer: int | None = None
         self.bot_seats: set[int] = set()
         self.member_seats: dict[int, int] = {}
+        # The members every view of the last snapshot shared, with their JSON: (key, id) -> (value, text).
+        self._shared: dict[tuple[str, int], tuple[Any, str]] = {}
 
     def snapshot(self, action: tuple[int, str] | None, at: datetime | None, source: str | None = None) -> Snapshot:
         engine = self.engine
@@ -148,12 +150,23 @@ class LiveTable:
         # some words out of turn (offers, otpis). A seat's view carries them already
         # (app/games/base.py).
         legal = [[] if finished else list(v["legal_actions"]) for v in views]
-        made: dict[tuple[str, int], str] = {}
+        shown = [*views, spectator]
+        # What every view shares (the engine's sheet, kept as one object until a deal ends)
+        # is serialized once for all the versions that show it: its text is kept with the
+        # object itself, so the identity cannot be another object's meanwhile.
+        made = {ident: text for ident, (_, text) in self._shared.items()}
+        parts = tuple(view_parts(v, made) for v in shown)
+        first = shown[0]
+        self._shared = {
+            (key, id(value)): (value, made[(key, id(value))])
+            for key, value in first.items()
+            if isinstance(value, (dict, list)) and all(other.get(key) is value for other in shown[1:])
+        }
         snap = Snapshot(
             version=self.version,
             action=action,
             # Serialized now: the snapshot must not change when the engine moves on.
-            views=tuple(view_parts(v, made) for v in [*views, spectator]),
+            views=parts,
             legal=legal,
             to_act=to_act,
             may_speak=may_speak(to_act, legal),

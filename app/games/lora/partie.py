@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn, once_per_version
+from app.games.base import DealError, EngineBase, IllegalAction, NotYourTurn, once_per, once_per_version
 from app.games.cards import (
     CARD_BY_NAME,
     CARD_NAMES,
@@ -267,8 +267,10 @@ class LoraPartie(EngineBase):
             "places": ranked,
         }
 
-    shown_result = once_per_version("result")  # the views' sheet: one object per version
-    shown_deal_ends = once_per_version("deal_ends")
+    # The views' sheet and the last deal's end: only a deal's end changes them (the points
+    # and totals are appended then, never changed after), so one object until the next.
+    shown_result = once_per("result", lambda partie: len(partie.points))
+    shown_deal_ends = once_per("deal_ends", lambda partie: len(partie.points))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): his hand, never another's."""
