@@ -133,3 +133,19 @@ def test_the_members_of_an_ended_partie_are_told(live_server):
             assert f["type"] == "pong", f
 
     asyncio.run(main())
+
+
+def test_a_member_is_seated_at_a_table_while_his_seat_socket_is_open_there():
+    from app.tables.viewers import Viewers
+
+    viewers = Viewers()
+    viewers.open(1, 7, "ana", seated=True)
+    viewers.open(1, 7, "ana", seated=True)  # a second tab
+    viewers.open(2, 7, "ana", seated=False)  # watching another table
+    viewers.open(1, 8, "boris", seated=False)
+    assert viewers.is_seated(7, 1) and not viewers.is_seated(7, 2) and not viewers.is_seated(8, 1)
+    assert not viewers.is_seated(7, 3) and viewers.seated_at(7) == {1}
+    viewers.close(1, 7)
+    assert viewers.is_seated(7, 1)  # one tab is still open
+    viewers.close(1, 7)
+    assert not viewers.is_seated(7, 1) and viewers.seated_at(7) == set()

@@ -146,7 +146,7 @@ class PushService:
             self._executor, sender.send, job, self.keys, settings.push_allow_loopback, settings.push_timeout_seconds)
 
     def _at_table(self, member_id: int, partie_id: int) -> bool:
-        return partie_id in self.club.viewers.seated_at(member_id)
+        return self.club.viewers.is_seated(member_id, partie_id)
 
 
 def attach(club: Club, describe: outbox.Describe) -> PushService:

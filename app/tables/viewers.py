@@ -57,6 +57,14 @@ class Viewers:
             table = self._tables.get(partie_id, {})
             return sorted((v.name for v in table.values() if not v.seated), key=str.casefold)
 
+    def is_seated(self, member_id: int, partie_id: int) -> bool:
+        """Whether the member sits at that table now (his seat's socket is open there):
+        asked for every turn told, so it looks at that table alone."""
+        with self._lock:
+            table = self._tables.get(partie_id)
+            viewer = table.get(member_id) if table else None
+            return viewer is not None and viewer.seated
+
     def seated_at(self, member_id: int) -> set[int]:
         """The parties at whose table the member sits now (his seat's socket is open)."""
         with self._lock:
