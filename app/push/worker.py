@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from app.push import outbox, sender
+from app.push import outbox
 from app.clock import wait_woken
 from app.push.vapid import VapidKeys, load_keys
 
@@ -143,10 +143,18 @@ class PushService:
         settings = self.club.settings
         assert self._executor is not None and self.keys is not None
         return await asyncio.get_running_loop().run_in_executor(
-            self._executor, sender.send, job, self.keys, settings.push_allow_loopback, settings.push_timeout_seconds)
+            self._executor, _sender().send, job, self.keys, settings.push_allow_loopback, settings.push_timeout_seconds)
 
     def _at_table(self, member_id: int, partie_id: int) -> bool:
         return self.club.viewers.is_seated(member_id, partie_id)
+
+
+def _sender():
+    """app.push.sender, imported at the first message sent: pywebpush brings requests and
+    aiohttp, a fifth of a second of every server's start, and most servers never push."""
+    from app.push import sender
+
+    return sender
 
 
 def attach(club: Club, describe: outbox.Describe) -> PushService:
