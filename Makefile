@@ -7,6 +7,11 @@ PIP := $(BIN)/python -m pip install --quiet -c constraints.txt
 
 .PHONY: run test soak bench clean chromium messages lock
 
+# The suite starts a hundred Python processes and more (test workers, served Clubs, the
+# crash harness's restarts): with PYTHONDONTWRITEBYTECODE set in the environment, each
+# compiled the project's modules again from source (a quarter of a second of CPU each).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) --upgrade pip
