@@ -336,7 +336,8 @@ def test_table_socket_answers_any_frame_and_stays_open(live_server, monkeypatch)
             max_size=2**22,
             open_timeout=10,
             # no keepalive pings: their payload comes from the global `random` in another
-            # thread, which Hypothesis takes for a strategy using `random`
+            # thread, which Hypothesis takes for a strategy using `random` (the server's
+            # are off too: tests/web_helpers.py LiveServer)
             ping_interval=None,
         ))
         assert json.loads(ws.recv(timeout=20))["type"] == "state"

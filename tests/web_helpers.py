@@ -52,7 +52,11 @@ class LiveServer:
         self.port = self.socket.getsockname()[1]
         self.settings = settings.model_copy(update={"site_origin": f"http://127.0.0.1:{self.port}"})
         self.app = create_app(self.settings, clock)
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on")
+        # No keepalive pings from the server in the tests (their sockets live seconds): a
+        # ping's payload comes from the global `random`, and in this process's thread that
+        # ran into Hypothesis's draws (a HypothesisDeprecationWarning, "Do not use the
+        # `random` module inside strategies", test_faults_input.py's socket fuzzing).
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", ws_ping_interval=None)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
