@@ -204,12 +204,14 @@ def pref_allowed(t) -> set[str]:
 PONUDA_WORDS = {"nosim sve", "nemam pad", "nudim 2", "nudim 3", "nudim 4", "prihvatam", "odbijam"}
 
 
-def pref_step(page, prefer: list[str]) -> str | None:
-    """Say one word at this page if it is this seat's turn; returns what was done."""
+def pref_step(page, prefer: list[str], hand: int = 0) -> str | None:
+    """Say one word of hand ``hand`` at this page if it is this seat's turn; returns what was done."""
     if not page.evaluate("Klub.table.canAct() && !Klub.table.pausing"):
         return None
     t = table(page)
     assert set(t["dom"]) <= pref_allowed(t), "a hidden card is in the DOM"
+    if t["view"]["hand"]["deal_index"] != hand:
+        return None  # the next hand has come: not a word of this one
     if page.locator("#skart-button").count():
         page.click("#hand button.card >> nth=0")
         page.click("#hand button.card >> nth=1")
@@ -222,16 +224,30 @@ def pref_step(page, prefer: list[str]) -> str | None:
     unasked = [w for w in words if w not in PONUDA_WORDS]
     for w in prefer:
         if w in words:
-            page.click(f"button.word[data-word='{w}']")
-            return w
+            return w if say_in_hand(page, w, hand) else None
     cards = page.locator("#hand button.card.legal")
     if cards.count():
         cards.nth(0).click()
         return "card"
     if unasked:
-        page.click(f"button.word[data-word='{unasked[0]}']")
-        return unasked[0]
+        return unasked[0] if say_in_hand(page, unasked[0], hand) else None
     return None
+
+
+def say_in_hand(page, word: str, hand: int) -> bool:
+    """Click the word's button if the page still shows hand ``hand``, in one step of the
+    page: the next hand's first frame cannot come between the look and the click (the
+    first bidder of the next hand once said this hand's "dalje" as his first bid)."""
+    return page.evaluate(
+        """([word, hand]) => {
+          if (Klub.table.view.hand.deal_index !== hand) return false;
+          const button = document.querySelector(`button.word[data-word="${word}"]:not([disabled])`);
+          if (!button) return false;
+          button.click();
+          return true;
+        }""",
+        [word, hand],
+    )
 
 
 def test_preferans_hand_between_three_members(browser, server):
