@@ -48,29 +48,28 @@ class WordWriter:
     def submit(self, word: Word) -> Future[Applied]:
         """Queue a word; the future gets its :class:`Applied` or its error after the commit."""
         future: Future = Future()
-        with self._lock:
-            if self._stopped:
-                future.set_exception(RuntimeError("the server is stopping"))
-                return future
-            self._queue.put((word, future))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="klub-word-writer", daemon=True)
-                self._thread.start()
+        if not self._put((word, future)):
+            future.set_exception(RuntimeError("the server is stopping"))
         return future
 
     def submit_async(self, word: Word) -> asyncio.Future[Applied]:
         """:meth:`submit` from the running event loop: the future is the loop's own."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
+        if not self._put((word, (loop, future))):
+            future.set_exception(RuntimeError("the server is stopping"))
+        return future
+
+    def _put(self, item: tuple) -> bool:
+        """Queue (word, its future), starting the thread if none runs; False once stopped."""
         with self._lock:
             if self._stopped:
-                future.set_exception(RuntimeError("the server is stopping"))
-                return future
-            self._queue.put((word, (loop, future)))
+                return False
+            self._queue.put(item)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="klub-word-writer", daemon=True)
                 self._thread.start()
-        return future
+        return True
 
     def stop(self, timeout: float = 30) -> None:
         """Apply what is queued, then end the thread (a graceful shutdown loses nothing)."""
