@@ -54,6 +54,7 @@ def api(pg, method: str, path: str, body: dict | None = None) -> dict:
 # The words a member says, best first: answer an offer (an otpis) yes, propose an otpis
 # (ana only), pass, do not follow.
 CHOICES = {True: ("prihvatam", "otpis", "dalje", "ne pratim"), False: ("prihvatam", "dalje", "ne pratim")}
+SIDE_WORDS = ("otpis", "odbijam", "preuzimam pad", "vracam pad")
 CAN_ACT = "() => Klub.table && (Klub.table.finished || (Klub.table.canAct() && !Klub.table.pausing && !Klub.table.sending))"
 
 
@@ -66,8 +67,12 @@ def say_something(pg, proposes_otpis: bool) -> bool:
     if not state["ready"] or not state["legal"]:
         return True
     legal = state["legal"]
+    # Never a side word by chance: a fall taken over and handed back ("preuzimam pad",
+    # "vracam pad"), each accepted, went round 800 times until the test timed out.
     word = next((w for w in CHOICES[proposes_otpis] if w in legal), None) or next(
-        (w for w in legal if w not in ("otpis", "odbijam")), legal[0])
+        (w for w in legal if w not in SIDE_WORDS), None)
+    if word is None:
+        return True  # only words out of turn: wait for the turn
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     target = f"#hand button.card[data-card='{word}']" if CARD.match(word) else f"button.word[data-word='{word}']"
