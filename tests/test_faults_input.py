@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, example, given, settings as hsettings, strategies as st
 
 from tests.web_helpers import PASSWORD
 
@@ -348,6 +348,9 @@ def test_table_socket_answers_any_frame_and_stays_open(live_server, monkeypatch)
 
     @hsettings(max_examples=EXAMPLES * 10, deadline=None, suppress_health_check=list(HealthCheck))
     @given(frame=SOCKET_FRAMES)
+    # A NUL in an action's id went into the batch's lookup of ids: PostgreSQL's text holds
+    # none, so the whole batch failed ('internal').
+    @example(frame='{"type":"action","word":"","version":0,"id":"\\u0000"}')
     def send(frame):
         ws = socket.get("ws") or open_socket()
         # After the frame, a word this seat may not say, with an id of its own: its error

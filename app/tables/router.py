@@ -18,7 +18,8 @@ class ActionIn(BaseModel):
     word: str = Field(max_length=64, description="a word of the record notation, e.g. 'QS', 'dalje', '2'")
     version: int = Field(description="the version of the state the word was decided on")
     action_id: str | None = Field(
-        default=None, min_length=1, max_length=64, description="client id; a resend applies nothing twice"
+        default=None, min_length=1, max_length=64, pattern=service.ACTION_ID_PATTERN,
+        description="client id (no control characters); a resend applies nothing twice",
     )
 
 

@@ -12,6 +12,7 @@ never wait on each other in a cycle.
 from __future__ import annotations
 
 import copy
+import re
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -191,6 +192,16 @@ def cached_seat(club: Club, partie_id: int, member_id: int) -> int | None:
 # The source of a round's deadline word (app/tournaments/rounds.py): the server's, never in
 # a seat's legal words; the game's engine alone accepts or refuses it.
 DEADLINE = "deadline"
+
+
+# A client's action id: 1 to 64 characters, no control character (it is stored and looked
+# up, and PostgreSQL's text holds no NUL).
+ACTION_ID_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]{1,64}$"
+_ACTION_ID = re.compile(ACTION_ID_PATTERN)
+
+
+def action_id_ok(action_id: object) -> bool:
+    return isinstance(action_id, str) and _ACTION_ID.match(action_id) is not None
 
 
 @dataclass(frozen=True)

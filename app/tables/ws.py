@@ -174,8 +174,8 @@ class TableConnection:
     async def on_action(self, msg: dict[str, Any]) -> None:
         action_id = msg.get("id")
         word, version = msg.get("word"), msg.get("version")
-        if action_id is not None and (not isinstance(action_id, str) or not 0 < len(action_id) <= 64):
-            await self.error("bad_frame", "id is a string of 1 to 64 characters")
+        if action_id is not None and not service.action_id_ok(action_id):
+            await self.error("bad_frame", "id is a string of 1 to 64 characters, none of them a control character")
             return
         if not isinstance(word, str) or not isinstance(version, int) or isinstance(version, bool):
             await self.error("bad_frame", "an action has a word (string) and a version (integer)", id=action_id)

@@ -34,6 +34,7 @@ from app.tournaments import rounds as tournament_rounds
 from app.tournaments.router import router as tournaments_router
 from app.web import errors, health, notices_ws, pages, push, pwa, security
 from app.web.assets import static_app
+from app.web.nul import NulMiddleware
 
 log = logging.getLogger("klub")
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,6 +106,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.club = club
     app.state.table_connections = {}
 
+    app.add_middleware(NulMiddleware)  # inside the security middleware: its refusals get the headers
     app.add_middleware(security.SecurityMiddleware, settings=settings)
     errors.install(app)
     for router in (members_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, health.router):

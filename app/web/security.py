@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
 from app.members.cookies import form_token, form_token_ok, session_token
+from app.web.request_body import read_body, replay
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
@@ -114,32 +115,6 @@ TOKEN_MISSING_BODY = _refusal(
 TOKEN_INVALID_BODY = _refusal("csrf_token_invalid", "the CSRF token does not belong to this session")
 
 
-async def _read_body(receive: Receive, limit: int) -> tuple[list[Message], bytes | None]:
-    """Every request message up to the end of the body; the body, or None when over ``limit``."""
-    messages: list[Message] = []
-    body = b""
-    while True:
-        message = await receive()
-        messages.append(message)
-        if message["type"] != "http.request":
-            return messages, body
-        body += message.get("body", b"")
-        if len(body) > limit:
-            return messages, None
-        if not message.get("more_body", False):
-            return messages, body
-
-
-def _replay(messages: list[Message], receive: Receive) -> Receive:
-    """A ``receive`` that gives the messages already read first, then the rest."""
-    pending = list(messages)
-
-    async def replayed() -> Message:
-        return pending.pop(0) if pending else await receive()
-
-    return replayed
-
-
 class SecurityMiddleware:
     """Adds the security headers to every HTTP response and refuses cross-site writes."""
 
@@ -181,8 +156,8 @@ class SecurityMiddleware:
             submitted = request_headers.get(TOKEN_HEADER)
             content_type = request_headers.get("content-type", "").split(";")[0].strip().lower()
             if submitted is None and content_type == FORM_TYPE:
-                messages, body = await _read_body(receive, MAX_FORM_BODY)
-                receive = _replay(messages, receive)
+                messages, body = await read_body(receive, MAX_FORM_BODY)
+                receive = replay(messages, receive)
                 fields = parse_qs(body.decode("utf-8", "replace")) if body is not None else {}
                 submitted = (fields.get("csrf") or [None])[0]
             if submitted is None:
