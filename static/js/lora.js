@@ -300,10 +300,10 @@
       const v = ctl.view;
       const deal = v.deal;
       const names = ctl.names();
-      // info: contract, deal number, dealer
-      K.clear(ui.info);
+      // info: contract, deal number, dealer (put in only where it changed, as the middle)
+      const info = [];
       if (deal) {
-        ui.info.append(
+        info.push(
           K.el("span.contract-name", { text: G.title(deal) }), K.sheets.hint(deal.contract),
           // a void deal dealt again keeps its number (Libyan Lora): the schedule's slot
           K.el("span.deal-no", { text: K.T("Deal {n} of {m}", { n: (deal.slot ?? deal.index) + 1, m: v.deals_total || 28 }) }),
@@ -312,20 +312,21 @@
       K.sheets.linkRules(deal ? deal.contract : null);
       if (G.bank) {
         const bank = deal && !v.finished ? deal.bank : v.result.bank;
-        ui.info.append(K.el("span.bank", { id: "bank", title: K.T("Bank") }, `${K.T("Bank")}: `, K.el("b", { text: String(bank) })));
+        info.push(K.el("span.bank", { id: "bank", title: K.T("Bank") }, `${K.T("Bank")}: `, K.el("b", { text: String(bank) })));
       }
-      // the middle of the table
-      K.clear(ui.center);
+      K.replaceIfChanged(ui.info, info);
+      // the middle of the table: drawn aside, put in only where it changed (it has no listeners)
+      const center = ui.center.cloneNode(false);
       const p = ctl.pausing;
       if (v.finished && !p) {
         const res = v.result;
         const list = K.el("ul.final-places");
         const order = Array.from({ length: ctl.n }, (_, s) => s).sort((a, b) => res.places[a] - res.places[b] || a - b);
         order.forEach((s) => list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.totals[s]) }))));
-        ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
+        center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }), list,
           K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Score sheet") })));
       } else if (p && p.plays) {
-        ui.center.append(ctl.trickArea(p.plays, p.winner));
+        center.append(ctl.trickArea(p.plays, p.winner));
       } else if (p && p.layoutOf) {
         const d = JSON.parse(JSON.stringify(p.layoutOf));
         const last = [p.lastCard.seat, p.lastCard.word];
@@ -334,40 +335,41 @@
           const s = ["S", "D", "H", "C"].indexOf(p.lastCard.word[1]);
           if (!d.start_rank) d.start_rank = p.lastCard.word[0];
           d.rows[s] = d.rows[s].concat([p.lastCard.word]);
-          ui.center.append(layout(ctl, d));
+          center.append(layout(ctl, d));
         } else if (d.train) {
           d.train = d.train.concat([last]);
-          ui.center.append(train(ctl, d));
+          center.append(train(ctl, d));
         } else if (d.chain) {
           d.chain = d.chain.concat([last]);
-          ui.center.append(kvart(ctl, d));
+          center.append(kvart(ctl, d));
         } else if (d.pile) { // 101: the pile stays in view with the card that reached 101
           d.pile = d.pile.concat([last]);
           const end = ((p.after || v).deal_ends || []).find((e) => e.index === d.index);
           if (end) d.total = end.total;
-          ui.center.append(pile(ctl, d));
+          center.append(pile(ctl, d));
         }
       } else if (deal && G.isLayout(deal.contract)) {
-        ui.center.append(layout(ctl, deal));
+        center.append(layout(ctl, deal));
       } else if (deal && deal.train) {
-        ui.center.append(train(ctl, deal));
+        center.append(train(ctl, deal));
       } else if (deal && deal.chain) {
-        ui.center.append(kvart(ctl, deal));
+        center.append(kvart(ctl, deal));
       } else if (deal && deal.pile) {
-        ui.center.append(pile(ctl, deal));
+        center.append(pile(ctl, deal));
       } else if (deal) {
-        ui.center.append(ctl.trickOnTable(deal.trick));
+        center.append(ctl.trickOnTable(deal.trick));
       }
-      if (deal && deal.kitty_size !== undefined && !v.finished && !(deal.kitty && !deal.kitty.length)) ui.center.append(kittyBox(deal));
+      if (deal && deal.kitty_size !== undefined && !v.finished && !(deal.kitty && !deal.kitty.length)) center.append(kittyBox(deal));
       if (p && p.dealEnded) {
         // the ended deal is drawn until its end has been seen; each deal that ended with
         // this move (a void one dealt again at once too) says why, under its own name
         const ends = (p.after || v).deal_ends || [];
         if (ends.length) {
-          ui.center.append(K.el("div.deal-over", null, K.el("b", { text: K.T("The deal is over") }),
+          center.append(K.el("div.deal-over", null, K.el("b", { text: K.T("The deal is over") }),
             ...ends.map((e) => dealEndBox(ctl, e, names, null))));
         }
       }
+      K.replaceIfChanged(ui.center, [...center.childNodes]);
       paintDealEnds(ctl, ui, v, names);
       // my hand
       K.clear(ui.controls);

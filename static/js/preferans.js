@@ -265,34 +265,36 @@
       const h = v.hand;
       const names = ctl.names();
       const p = ctl.pausing;
-      // info line: hand, dealer, contract and trump always visible
-      K.clear(ui.info);
+      // info line: hand, dealer, contract and trump always visible (put in only where it changed)
+      const info = [];
       K.sheets.linkRules(h && h.contract ? h.contract.label : null);
       if (h && !v.finished) {
         // a tournament round (P13) counts its hands, and says when its time is up
         const no = v.round ? K.T("Hand {n} of {m}", { n: h.deal_index + 1, m: v.round.deljenja }) : K.T("Hand {n}", { n: h.deal_index + 1 });
-        ui.info.append(K.el("span.deal-no", { text: no }),
+        info.push(K.el("span.deal-no", { text: no }),
           K.el("span.dealer-line", { text: `${K.T("dealer")}: ${names[h.dealer]}` }));
         if (h.contract) {
-          ui.info.append(contractLabel(h.contract), K.sheets.hint(h.contract.label),
+          info.push(contractLabel(h.contract), K.sheets.hint(h.contract.label),
             K.el("span.declarer-line", { text: `${K.T("declarer")}: ${names[h.declarer]}` }));
           const f = h.follow;
           if (f && f.kontra_by !== null && f.kontra_by !== undefined) {
-            ui.info.append(K.el("span.kontra-line", { text: `${K.T(f.rekontra ? "rekontra" : "kontra")} (${names[f.kontra_by]})` }));
+            info.push(K.el("span.kontra-line", { text: `${K.T(f.rekontra ? "rekontra" : "kontra")} (${names[f.kontra_by]})` }));
           }
         } else if (h.phase === "licitacija") {
-          ui.info.append(K.el("span.contract-name", { text: K.T("Bidding") }));
-          if (h.bid) ui.info.append(K.el("span.bid-line", { text: `${h.bid} · ${names[h.bid_holder]}` }));
+          info.push(K.el("span.contract-name", { text: K.T("Bidding") }));
+          if (h.bid) info.push(K.el("span.bid-line", { text: `${h.bid} · ${names[h.bid_holder]}` }));
         } else if (h.bid) {
-          ui.info.append(K.el("span.bid-line", { text: `${K.T("Bidding")}: ${h.bid} · ${names[h.declarer]}` }));
+          info.push(K.el("span.bid-line", { text: `${K.T("Bidding")}: ${h.bid} · ${names[h.declarer]}` }));
         }
       }
       if (v.round && v.round.deadline && !v.finished) {
-        ui.info.append(K.el("span.deadline-line", { text: K.T("Time is up: the partie ends after this hand") }));
+        info.push(K.el("span.deadline-line", { text: K.T("Time is up: the partie ends after this hand") }));
       }
-      if (v.settings) ui.info.append(K.el("small.settings-line", { text: `${K.T("bule")} ${v.settings.bule} · ${K.T("refe")} ${v.settings.refe}` }));
-      // the middle
-      K.clear(ui.center);
+      if (v.settings) info.push(K.el("small.settings-line", { text: `${K.T("bule")} ${v.settings.bule} · ${K.T("refe")} ${v.settings.refe}` }));
+      K.replaceIfChanged(ui.info, info);
+      // the middle: drawn aside, put in only where it changed (its word buttons' listeners
+      // depend on their word alone)
+      const center = ui.center.cloneNode(false);
       const legal = ctl.canAct() ? ctl.legal : [];
       const mySkart = ctl.seat !== null && h && h.phase === "talon" && h.declarer === ctl.seat;
       if (v.finished && !p) {
@@ -301,41 +303,41 @@
         [0, 1, 2].sort((a, b) => res.places[a] - res.places[b]).forEach((s) =>
           list.append(K.el("li", null, `${res.places[s]}. ${names[s]} `, K.el("b", { text: String(res.results[s]) }))));
         const why = K.sheets.endedBy(res);
-        ui.center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }),
+        center.append(K.el("div.partie-over", null, K.el("h2", { text: K.T("The partie is over") }),
           why ? K.el("p.ended-by", { text: why }) : null, list,
           K.sheets.reckoning(names, res), K.el("a.btn", { href: `/archive/${ctl.partie}`, text: K.T("Papir") })));
       } else if (p && p.plays) {
-        ui.center.append(ctl.trickArea(p.plays, p.winner));
+        center.append(ctl.trickArea(p.plays, p.winner));
       } else if (h && (h.phase === "talon" || h.phase === "kontrakt") && h.talon) {
         const area = K.el("div.talon-area", null, K.el("p", { text: `${K.T("Talon")}: ${names[h.declarer]}` }));
         const row = K.el("div.talon-cards");
         h.talon.forEach((c) => row.append(C().card(c)));
         area.append(row);
-        ui.center.append(area);
+        center.append(area);
       } else if (h && h.phase === "pracenje" && h.contract) {
-        ui.center.append(K.el("div.announce", null,
+        center.append(K.el("div.announce", null,
           K.el("p", { text: names[h.declarer] }), K.el("p.big", null, contractLabel(h.contract)),
           h.talon ? K.el("p.small", { text: `${K.T("Talon")}: ` }, ...h.talon.map((c) => C().card(c, { small: true }))) : null));
       } else if (h && h.phase === "igra") {
-        ui.center.append(ctl.trickOnTable(h.trick));
+        center.append(ctl.trickOnTable(h.trick));
       } else if (h && h.phase === "licitacija") {
         const log = K.el("ol.bid-log", { "aria-label": K.T("Bidding") });
         (h.words || []).forEach(([s, w]) => log.append(K.el("li", null, K.el("b", { text: names[s] + ": " }), wordText(w))));
-        ui.center.append(K.el("div.announce", null, K.el("p.big", { text: K.T("Bidding") }), log));
+        center.append(K.el("div.announce", null, K.el("p.big", { text: K.T("Bidding") }), log));
       }
       if (h && h.skart && h.skart.length && h.phase !== "kraj" && !p) {
         // the declarer knows his own škart (the others see it when the hand is over)
-        ui.center.append(K.el("p.my-skart", null, K.T("Škart") + ": ",
+        center.append(K.el("p.my-skart", null, K.T("Škart") + ": ",
           ...C().sortHand(h.skart).map((c) => C().card(c, { small: true }))));
       }
       if (p && p.dealEnded) {
         const after = p.after || v; // the ended hand is drawn until its end has been seen
         const lines = (after.papir && after.papir.lines) || [];
-        ui.center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", lineText(ctl, lines[lines.length - 1])));
+        center.append(K.el("p.deal-over", null, K.el("b", { text: K.T("The deal is over") }), " ", lineText(ctl, lines[lines.length - 1])));
       }
       // offers: ponuda of the declarer, and otpis / fall offers between hands
       if (h && h.ponuda && !p) {
-        ui.center.append(offerDialog(ctl, K.T("{name} offers: {word}", { name: names[h.declarer], word: wordText(h.ponuda.word) }),
+        center.append(offerDialog(ctl, K.T("{name} offers: {word}", { name: names[h.declarer], word: wordText(h.ponuda.word) }),
           h.ponuda.word, h.ponuda.declarer_hand));
       }
       if (v.offer && !p) {
@@ -343,8 +345,9 @@
         const title = o.word === "otpis" ? K.T("{name} proposes an otpis", { name: names[o.by] })
           : o.word === "preuzimam pad" ? K.T("{name} takes over the fall", { name: names[o.by] })
           : K.T("{name} returns the fall", { name: names[o.by] });
-        ui.center.append(offerDialog(ctl, title, o.word, null, ifAccepted(ctl, o, names)));
+        center.append(offerDialog(ctl, title, o.word, null, ifAccepted(ctl, o, names)));
       }
+      K.replaceIfChanged(ui.center, [...center.childNodes]);
       // controls: the bidding box with only the legal words of the moment
       K.clear(ui.controls);
       const words = legal.filter((w) => !CARD_RE.test(w) && !w.startsWith("skart") && !ANSWERS.includes(w));

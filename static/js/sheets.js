@@ -47,7 +47,8 @@
     const a = document.querySelector(".table-links a[href^='/rules/']");
     if (!a || !K.game.rules_url) return;
     const h = S.help(key);
-    a.href = `${K.game.rules_url}?lang=${encodeURIComponent(K.lang)}${h ? "#" + h.anchor : ""}`;
+    const href = `${K.game.rules_url}?lang=${encodeURIComponent(K.lang)}${h ? "#" + h.anchor : ""}`;
+    if (a.getAttribute("href") !== href) a.href = href; // at every redraw: changed only when it changes
   };
   /* The rows of a deal-by-deal sheet: [dealer, contract name] per deal. The Club's Lora: 28
      deals, seven per dealer; house rules: the view's schedule, played deals by their code. */

@@ -28,6 +28,7 @@
     pausing: null, sending: null, message: null, error: null, selected: new Set(),
     held: null, seenTrick: null, lastTrickOpen: false, unread: 0, watchers: [], timeout: null,
     trickPause: Number(app.dataset.trickPause || 1500), daljeDelay: Number(app.dataset.daljeDelay || 700),
+    renders: 0, // redraws so far (a redraw leaves unchanged parts alone: a test that waits for one counts them)
   });
   /* The sheets link each ended deal to its analysis in the archive (the replay at that
      deal, the analysis asked for at once): for the players while the partie runs (only
@@ -182,18 +183,18 @@
   };
   function paintTimeout() {
     const t = ctl.timeout;
-    ui.timeout.hidden = !t;
-    if (!t) { ui.timeout.textContent = ""; return; }
+    K.setIfChanged(ui.timeout, "hidden", !t);
+    if (!t) { K.setIfChanged(ui.timeout, "textContent", ""); return; }
     const values = { word: ctl.wordText(t.word), name: ctl.name(t.seat) };
-    ui.timeout.textContent = CARD_RE.test(t.word)
+    K.setIfChanged(ui.timeout, "textContent", CARD_RE.test(t.word)
       ? K.T("Time ran out: the computer played {word} for {name}", values)
-      : K.T("Time ran out: the computer said “{word}” for {name}", values);
+      : K.T("Time ran out: the computer said “{word}” for {name}", values));
   }
   /* The members watching the table (not playing at it): their count and names. */
   function paintWatchers() {
     const names = ctl.watchers || [];
-    ui.watchers.hidden = !names.length;
-    ui.watchers.textContent = names.length ? K.T("Watching ({n}): {names}", { n: names.length, names: names.join(", ") }) : "";
+    K.setIfChanged(ui.watchers, "hidden", !names.length);
+    K.setIfChanged(ui.watchers, "textContent", names.length ? K.T("Watching ({n}): {names}", { n: names.length, names: names.join(", ") }) : "");
   }
 
   /* Every move said aloud for screen readers: "ana: dama pik". */
@@ -211,15 +212,20 @@
 
   function seatBox(s) {
     const box = ui.seats[ctl.rel(s)];
-    K.clear(box);
     const info = ctl.seats[s] || {};
-    box.className = box.className.replace(/\s*(to-act|may-speak|away|computer|is-me)\b/g, "");
+    // Built aside and put in only where it changed (K.replaceIfChanged): a seat box is
+    // the same at most events, and every box put in again repainted the table's edges.
     const acting = ctl.toAct.includes(s) && running();
-    if (acting) box.classList.add("to-act");
-    if (info.away && !info.computer) box.classList.add("away");
-    if (info.computer) box.classList.add("computer");
-    if (s === ctl.seat) box.classList.add("is-me");
-    box.dataset.seat = String(s);
+    const maySpeak = !acting && s === ctl.seat && ctl.maySpeakSeats.includes(s) && running();
+    const classes = [box.className.replace(/\s*(to-act|may-speak|away|computer|is-me)\b/g, "")];
+    if (acting) classes.push("to-act");
+    if (info.away && !info.computer) classes.push("away");
+    if (info.computer) classes.push("computer");
+    if (s === ctl.seat) classes.push("is-me");
+    if (maySpeak) classes.push("may-speak");
+    K.setIfChanged(box, "className", classes.join(" "));
+    if (box.dataset.seat !== String(s)) box.dataset.seat = String(s);
+    const parts = [];
     const nameRow = K.el("div.seat-name", null,
       K.el("span.name", { text: ctl.name(s) }),
       s === ctl.seat ? K.el("small.you", { text: ` (${K.T("You")})` }) : null);
@@ -230,26 +236,26 @@
     if (acting) {
       marks.append(K.el("span.mark.turn", { text: K.T("to act") }));
       if (ctl.deadline) marks.append(K.el("span.timer", { dataset: { deadline: ctl.deadline }, "aria-label": K.T("seconds left") }));
-    } else if (s === ctl.seat && ctl.maySpeakSeats.includes(s) && running()) {
-      box.classList.add("may-speak");
+    } else if (maySpeak) {
       marks.append(K.el("span.mark.may-speak-mark", { text: K.T("may speak") }));
     }
-    box.append(nameRow, marks);
+    parts.push(nameRow, marks);
     const extra = G.seatExtras ? G.seatExtras(ctl, s) : null;
-    if (extra) box.append(extra);
+    if (extra) parts.push(extra);
     const clock = ctl.slow && K.slowSeat(ctl, s, info);
-    if (clock) box.append(clock);
+    if (clock) parts.push(clock);
     // Away seat (slow: three timed-out words): the others may agree to hand it to a computer player.
     const votable = ctl.slow ? info.timeouts >= ctl.slow.timeouts_for_vote : info.away;
     if (votable && !info.computer && ctl.status === "running") {
       const voters = info.takeover_votes || [];
       const others = ctl.seats.filter((x) => x.seat !== s && !x.computer).length;
       if (voters.length) {
-        box.append(K.el("p.takeover-votes", { text: K.T("{n} of {m} agreed to a computer player", { n: voters.length, m: others }) }));
+        parts.push(K.el("p.takeover-votes", { text: K.T("{n} of {m} agreed to a computer player", { n: voters.length, m: others }) }));
       }
       if (ctl.seat !== null && s !== ctl.seat) {
         const mine = voters.includes(ctl.seat);
-        box.append(K.el("button.btn.small.takeover", {
+        // its listener depends on this box's seat alone: a box kept as it was may keep it
+        parts.push(K.el("button.btn.small.takeover", {
           type: "button", disabled: mine ? true : null,
           onclick: () => fetch(`/api/parties/${ctl.partie}/takeover`, {
             method: "POST", headers: { "Content-Type": "application/json" },
@@ -258,6 +264,7 @@
         }, K.T("Hand over to a computer player"), voters.length ? ` (${voters.length} ${K.T("agreed")})` : ""));
       }
     }
+    K.replaceIfChanged(box, parts);
   }
 
   /* My hand: sorted, only legal cards clickable; arrows choose, Enter plays; keys 1..9, 0.
@@ -348,10 +355,10 @@
       if (ctl.seat === null) text = `${K.T("You are watching")} · ${text}`;
       else if (ctl.maySpeak()) { text += ` · ${K.T("you may make an offer meanwhile")}`; kind = "optional"; }
     } else if (ctl.seat === null) text = K.T("You are watching");
-    ui.status.textContent = text;
-    ui.status.className = "status-line " + kind;
+    K.setIfChanged(ui.status, "textContent", text);
+    K.setIfChanged(ui.status, "className", "status-line " + kind);
     const rematch = $("rematch-form"); // a player's revanš, once the partie is over
-    if (rematch) rematch.hidden = !(ctl.finished && ctl.seat !== null);
+    if (rematch) K.setIfChanged(rematch, "hidden", !(ctl.finished && ctl.seat !== null));
     // Leave for good (a computer player takes my seat) while other members play; end the
     // partie at once when nobody else does (app/parties/leaving.py).
     const mine = ctl.seat !== null ? ctl.seats[ctl.seat] || {} : {};
@@ -360,10 +367,10 @@
     const leave = $("leave-choice");
     const end = $("end-choice");
     // a tournament table is played to its end: leaving is always the way out (data-always)
-    if (leave) leave.hidden = !(playing && (others || "always" in leave.dataset));
-    if (end) end.hidden = !(playing && !others);
+    if (leave) K.setIfChanged(leave, "hidden", !(playing && (others || "always" in leave.dataset)));
+    if (end) K.setIfChanged(end, "hidden", !(playing && !others));
     const back = $("reclaim-form"); // a slow partie: my seat voted to a computer player
-    if (back) back.hidden = !(mine.reclaimable && mine.taken_over && ctl.status === "running");
+    if (back) K.setIfChanged(back, "hidden", !(mine.reclaimable && mine.taken_over && ctl.status === "running"));
   }
 
   /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */
@@ -382,9 +389,10 @@
   };
   function paintLastTrick() {
     const t = ctl.lastTrick();
-    ui.lastTrickBtn.disabled = !t;
-    ui.lastTrickBtn.setAttribute("aria-expanded", ctl.lastTrickOpen && t ? "true" : "false");
-    ui.lastTrick.hidden = !(ctl.lastTrickOpen && t);
+    K.setIfChanged(ui.lastTrickBtn, "disabled", !t);
+    const expanded = ctl.lastTrickOpen && t ? "true" : "false";
+    if (ui.lastTrickBtn.getAttribute("aria-expanded") !== expanded) ui.lastTrickBtn.setAttribute("aria-expanded", expanded);
+    K.setIfChanged(ui.lastTrick, "hidden", !(ctl.lastTrickOpen && t));
     if (ui.lastTrick.hidden) return;
     const box = K.clear(ui.lastTrick.querySelector(".lt-plays"));
     for (const [seat, card] of t.plays) {
@@ -419,18 +427,31 @@
     const on = keysOn();
     const words = [...ui.controls.querySelectorAll("button.word"), ...ui.center.querySelectorAll("button.word")];
     const cards = [...ui.hand.querySelectorAll("button.card")];
-    for (const b of [...words, ...cards]) { delete b.dataset.key; b.removeAttribute("aria-keyshortcuts"); }
-    if (!on) return;
-    const live = words.filter((b) => !b.disabled);
-    const numbers = live.some((b) => /^\d+$/.test(plain(b.textContent)));
-    const give = (b, key) => { keymap.set(key, b); b.dataset.key = key.toUpperCase(); b.setAttribute("aria-keyshortcuts", key.toUpperCase()); };
-    for (const b of live) {
-      const text = plain(b.textContent);
-      if (/^\d$/.test(text)) { if (!keymap.has(text)) give(b, text); continue; }
-      const key = [...text].find((ch) => /[a-z]/.test(ch) && !RESERVED.has(ch) && !keymap.has(ch));
-      if (key) give(b, key);
+    const shown = new Map(); // button -> its key as shown
+    const give = (b, key) => { keymap.set(key, b); shown.set(b, key.toUpperCase()); };
+    if (on) {
+      const live = words.filter((b) => !b.disabled);
+      const numbers = live.some((b) => /^\d+$/.test(plain(b.textContent)));
+      for (const b of live) {
+        const text = plain(b.textContent);
+        if (/^\d$/.test(text)) { if (!keymap.has(text)) give(b, text); continue; }
+        const key = [...text].find((ch) => /[a-z]/.test(ch) && !RESERVED.has(ch) && !keymap.has(ch));
+        if (key) give(b, key);
+      }
+      if (!numbers) cards.forEach((b, i) => { if (i < CARD_KEYS.length && !b.disabled) give(b, CARD_KEYS[i]); });
     }
-    if (!numbers) cards.forEach((b, i) => { if (i < CARD_KEYS.length && !b.disabled) give(b, CARD_KEYS[i]); });
+    // Set only where they change: the hand's cards (and parts kept as they were) stay
+    // from one redraw to the next.
+    for (const b of [...words, ...cards]) {
+      const key = shown.get(b);
+      if (key === undefined) {
+        if (b.dataset.key !== undefined) delete b.dataset.key;
+        if (b.hasAttribute("aria-keyshortcuts")) b.removeAttribute("aria-keyshortcuts");
+      } else if (b.dataset.key !== key) {
+        b.dataset.key = key;
+        b.setAttribute("aria-keyshortcuts", key);
+      }
+    }
   }
 
   const typing = (t) => t && (t.isContentEditable || ["TEXTAREA", "SELECT"].includes(t.tagName)
@@ -490,8 +511,9 @@
   }
 
   function render() {
-    chatForm.hidden = ctl.seat === null;
-    chatNote.hidden = ctl.seat !== null;
+    ctl.renders++;
+    K.setIfChanged(chatForm, "hidden", ctl.seat === null);
+    K.setIfChanged(chatNote, "hidden", ctl.seat !== null);
     const before = document.activeElement;
     const from = inDecision(before) ? { word: before.dataset.word } : null;
     // While the last trick of a deal is shown the ended deal is drawn; the pause's `after`
@@ -530,8 +552,8 @@
   function tick() {
     for (const t of document.querySelectorAll(".timer[data-deadline]")) {
       const left = Math.max(0, Math.ceil((Date.parse(t.dataset.deadline) - Date.now()) / 1000));
-      t.textContent = `${left} s`;
-      t.classList.toggle("low", left <= 5);
+      K.setIfChanged(t, "textContent", `${left} s`);
+      if (t.classList.contains("low") !== (left <= 5)) t.classList.toggle("low", left <= 5);
     }
   }
   setInterval(tick, 250);
