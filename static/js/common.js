@@ -39,16 +39,11 @@
   };
 
   K.clear = function (e) { e.replaceChildren(); return e; }; // all at once: one DOM change, not one per child
-  /* The table redraws at every event; a part of it put in again, even the same, is laid
-     out, painted and rasterized again (the whole table, every event). These two change the
-     page only where it changes. */
-  /* el[prop] = value, unless it is so already (a text set again is a new text node). */
+  /* The page changed only where it changes (a part put in again is painted again). */
   K.setIfChanged = function (el, prop, value) {
     if (el[prop] !== value) el[prop] = value;
   };
-  /* Put `nodes` (nulls skipped) in `parent` unless it shows the same already (isEqualNode:
-     tags, attributes, texts). Listeners are not compared: only for parts whose listeners
-     depend on nothing but what the part shows (a word button's word, a seat's number). */
+  /* Listeners are not compared: for parts whose listeners depend only on what they show. */
   K.replaceIfChanged = function (parent, nodes) {
     const fresh = nodes.filter((x) => x !== null && x !== undefined && x !== false);
     const old = parent.childNodes;

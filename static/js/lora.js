@@ -300,7 +300,7 @@
       const v = ctl.view;
       const deal = v.deal;
       const names = ctl.names();
-      // info: contract, deal number, dealer (put in only where it changed, as the middle)
+      // info: contract, deal number, dealer
       const info = [];
       if (deal) {
         info.push(
@@ -315,7 +315,7 @@
         info.push(K.el("span.bank", { id: "bank", title: K.T("Bank") }, `${K.T("Bank")}: `, K.el("b", { text: String(bank) })));
       }
       K.replaceIfChanged(ui.info, info);
-      // the middle of the table: drawn aside, put in only where it changed (it has no listeners)
+      // the middle of the table (no listeners)
       const center = ui.center.cloneNode(false);
       const p = ctl.pausing;
       if (v.finished && !p) {

@@ -48,7 +48,7 @@
     if (!a || !K.game.rules_url) return;
     const h = S.help(key);
     const href = `${K.game.rules_url}?lang=${encodeURIComponent(K.lang)}${h ? "#" + h.anchor : ""}`;
-    if (a.getAttribute("href") !== href) a.href = href; // at every redraw: changed only when it changes
+    if (a.getAttribute("href") !== href) a.href = href;
   };
   /* The rows of a deal-by-deal sheet: [dealer, contract name] per deal. The Club's Lora: 28
      deals, seven per dealer; house rules: the view's schedule, played deals by their code. */

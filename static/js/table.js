@@ -28,7 +28,7 @@
     pausing: null, sending: null, message: null, error: null, selected: new Set(),
     held: null, seenTrick: null, lastTrickOpen: false, unread: 0, watchers: [], timeout: null,
     trickPause: Number(app.dataset.trickPause || 1500), daljeDelay: Number(app.dataset.daljeDelay || 700),
-    renders: 0, // redraws so far (a redraw leaves unchanged parts alone: a test that waits for one counts them)
+    renders: 0, // redraws so far (for the tests)
   });
   /* The sheets link each ended deal to its analysis in the archive (the replay at that
      deal, the analysis asked for at once): for the players while the partie runs (only
@@ -206,15 +206,14 @@
     announcer.textContent = `${ctl.name(a.seat)}: ${text}`;
   }
 
-  /* -- drawing --------------------------------------------------------------------- */
+  /* -- drawing */
 
   const running = () => !ctl.finished && ctl.status === "running";
 
   function seatBox(s) {
     const box = ui.seats[ctl.rel(s)];
     const info = ctl.seats[s] || {};
-    // Built aside and put in only where it changed (K.replaceIfChanged): a seat box is
-    // the same at most events, and every box put in again repainted the table's edges.
+    // put in only where it changed: a box is the same at most events
     const acting = ctl.toAct.includes(s) && running();
     const maySpeak = !acting && s === ctl.seat && ctl.maySpeakSeats.includes(s) && running();
     const classes = [box.className.replace(/\s*(to-act|may-speak|away|computer|is-me)\b/g, "")];
@@ -254,7 +253,6 @@
       }
       if (ctl.seat !== null && s !== ctl.seat) {
         const mine = voters.includes(ctl.seat);
-        // its listener depends on this box's seat alone: a box kept as it was may keep it
         parts.push(K.el("button.btn.small.takeover", {
           type: "button", disabled: mine ? true : null,
           onclick: () => fetch(`/api/parties/${ctl.partie}/takeover`, {
@@ -268,10 +266,7 @@
   }
 
   /* My hand: sorted, only legal cards clickable; arrows choose, Enter plays; keys 1..9, 0.
-     A card already drawn the same way (legal or not, selected or not) stays in the DOM, and
-     the focus with it: the table redraws at every event, and making the hand anew each time
-     (and moving the focus back to the new card, which forces a layout) was most of the work
-     of a redraw. A card whose state changed is made anew. */
+     A card drawn the same way stays in the DOM (and the focus with it); a changed one is made anew. */
   let handPlay = null; // the latest drawHand's onplay: every card's click calls it
   const handState = new WeakMap(); // card button -> "legal|selected" it was drawn with
   ctl.drawHand = function (cards, legalCards, onplay, opts) {
@@ -336,7 +331,7 @@
     cards[i].focus();
   });
 
-  /* -- the status line and errors ---------------------------------------------------- */
+  /* -- the status line and errors */
 
   function paintStatus() {
     let text = "";
@@ -381,7 +376,7 @@
   }
   $("table-error-close").addEventListener("click", () => { showError(null); focusDecision(null); });
 
-  /* -- the last trick ------------------------------------------------------------------ */
+  /* -- the last trick */
 
   ctl.lastTrick = function () {
     if (ctl.pausing && ctl.pausing.plays) return { plays: ctl.pausing.plays, winner: ctl.pausing.winner };
@@ -408,7 +403,7 @@
   ui.lastTrickBtn.addEventListener("click", () => toggleLastTrick());
   $("last-trick-close").addEventListener("click", () => { toggleLastTrick(false); ui.lastTrickBtn.focus(); });
 
-  /* -- keyboard: one key per legal word and card, L (last trick), C (chat), Escape ------ */
+  /* -- keyboard: one key per legal word and card, L (last trick), C (chat), Escape */
 
   const KEYS_KEY = "klub-keys";
   const keysOn = () => localStorage.getItem(KEYS_KEY) !== "off";
@@ -440,8 +435,7 @@
       }
       if (!numbers) cards.forEach((b, i) => { if (i < CARD_KEYS.length && !b.disabled) give(b, CARD_KEYS[i]); });
     }
-    // Set only where they change: the hand's cards (and parts kept as they were) stay
-    // from one redraw to the next.
+    // set only where they change
     for (const b of [...words, ...cards]) {
       const key = shown.get(b);
       if (key === undefined) {
@@ -498,7 +492,7 @@
     if (target !== a) target.focus({ preventScroll: true });
   }
 
-  /* -- drawing everything ------------------------------------------------------------ */
+  /* -- drawing everything */
 
   function waiting() {
     K.clear(ui.center);
@@ -558,7 +552,7 @@
   }
   setInterval(tick, 250);
 
-  /* -- chat at the table (players write, everyone watching reads) ------------------- */
+  /* -- chat at the table (players write, everyone watching reads) */
   const chatLog = $("chat-log");
   const chatForm = $("chat-form");
   const chatNote = $("chat-note");
