@@ -446,8 +446,15 @@ def play_my_turns_until(page, js: str) -> None:
             return
         until(page, f"() => ({js})() || (Klub.table.myTurn() && !Klub.table.pausing"
                     " && Klub.table.version === Klub.live.version)")
-        page.evaluate("() => Klub.table.myTurn() && Klub.live.act(Klub.table.legal[0], Klub.live.version)")
-        until(page, f"(v) => ({js})() || Klub.live.version > v", arg=page.evaluate("() => Klub.live.version"))
+        # The version is read in the same step as the word is sent: read after it, it could
+        # already be the word's own (its event came first), and the wait then waited for a
+        # version after my next turn, which never came.
+        sent = page.evaluate("() => [Klub.live.version, Klub.table.myTurn() && Klub.live.act(Klub.table.legal[0], Klub.live.version)]")
+        try:
+            until(page, f"(v) => ({js})() || Klub.live.version > v", arg=sent[0])
+        except AssertionError as e:
+            seen = page.evaluate("() => [window.framesSeen, Klub.live.resyncing, document.getElementById('table-error-text').textContent]")
+            raise AssertionError(f"{e}; sent at {sent}; frames, resyncing, error: {seen}") from None
     raise AssertionError(f"not reached: {js}")
 
 
@@ -471,7 +478,9 @@ def test_a_table_that_misses_an_event_asks_for_the_state_and_plays_on(browser, s
         const live = Klub.live, frame = live.frame.bind(live), send = live.send.bind(live);
         window.sentTypes = []; window.dropped = null; window.states = 0;
         live.send = (obj) => { window.sentTypes.push(obj.type); return send(obj); };
+        window.framesSeen = [];  // the last frames (type, version, code): said when a wait fails
         live.frame = (f) => {
+            window.framesSeen = window.framesSeen.slice(-24).concat([[f.type, f.version, f.code || ""]]);
             if (f.type === "event" && window.dropped === null && f.view_changes) { window.dropped = f.version; return; }
             if (f.type === "state") window.states++;
             frame(f);

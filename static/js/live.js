@@ -108,7 +108,11 @@
           this.h.event(f);
           break;
         }
-        case "ack": this.h.ack(f); break;
+        case "ack":
+          // The server sends a word's events before its ack: an ack past my version is a gap.
+          if (this.version !== null && f.version > this.version) this.resync();
+          this.h.ack(f);
+          break;
         case "error":
           if (f.code === "session_ended") { this.closedForGood = true; this.h.sessionEnded(); return; }
           if (f.code === "too_many_connections") return; // the close (4429) that follows says it
