@@ -109,7 +109,7 @@
           break;
         }
         case "ack":
-          // The server sends a word's events before its ack: an ack past my version is a gap.
+          // a word's events come before its ack: an ack past my version is a gap
           if (this.version !== null && f.version > this.version) this.resync();
           this.h.ack(f);
           break;
