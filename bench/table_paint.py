@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import re
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.test_ui_browser import register, table, wait_ready  # noqa: E402
+from tests.test_ui_browser_table import propose_against_bots  # noqa: E402
 from tests.ui_helpers import CHROMIUM, CHROMIUM_ARGS, POLL_MS, start_server, stop_server  # noqa: E402
 
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "cc", "viz", "blink"]
@@ -107,12 +107,7 @@ def main() -> int:
                 ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
                 page = ctx.new_page()
                 register(page, server, "paint")
-                page.check("#propose-form input[name=game][value=lora]")
-                for i in (1, 2, 3):
-                    page.select_option(f"select[name=seat{i}]", "bot")
-                    page.select_option(f"select[name=seat{i}_bot]", "pocetnik")
-                page.click("#propose-form button[type=submit]")
-                page.wait_for_url(re.compile(r".*/table/\d+$"))
+                propose_against_bots(page, server, "lora")
                 cdp = ctx.new_cdp_session(page)
                 cdp.send("DOM.enable")
                 cdp.send("DOM.getDocument", {"depth": -1})
