@@ -6,7 +6,7 @@ import threading
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import create_engine, func, select, text
 
 from app.db import Database
 from app.db.database import normalize_url
@@ -118,3 +118,53 @@ def test_the_archive_tells_house_rules_from_the_clubs_on_every_database(settings
     assert ids("club") == sorted([club_lora, preferans])
     assert ids(None) == sorted([club_lora, croatian, options, preferans])
     assert ids("house", "preferans") == []
+
+
+def _header_says_wal(path) -> bool:
+    """Bytes 18 and 19 of a SQLite file are 2 in WAL mode (1 with a rollback journal)."""
+    return path.read_bytes()[18:20] == b"\x02\x02"
+
+
+def test_a_migrated_sqlite_file_is_in_wal_mode(tmp_path):
+    from app.db.migrate import upgrade
+
+    upgrade(f"sqlite:///{tmp_path / 'klub.db'}")
+    assert _header_says_wal(tmp_path / "klub.db")
+
+
+def test_a_connection_asking_for_wal_while_another_writes_waits_for_it(tmp_path):
+    """A new connection to a file not yet in WAL asks for it, and that request fails at
+    once (it does not wait on the busy timeout) while another connection holds the write
+    lock: ten instances starting together failed so now and then with "database is
+    locked". It is asked again until the lock is free."""
+    import sqlite3
+
+    from app.db.database import _switch_to_wal
+
+    path = tmp_path / "cold.db"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("CREATE TABLE t (n INTEGER)")
+    assert not _header_says_wal(path)
+    writer.execute("BEGIN IMMEDIATE")  # another instance in the middle of a write
+    newcomer = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
+    asked = threading.Semaphore(0)
+    newcomer.set_trace_callback(lambda sql: asked.release() if sql == "PRAGMA journal_mode=WAL" else None)
+    outcome: list[str] = []
+
+    def connect() -> None:
+        try:
+            _switch_to_wal(newcomer.cursor())
+            outcome.append("wal")
+        except sqlite3.OperationalError as e:
+            outcome.append(str(e))
+        asked.release()  # the main thread stops waiting for a second request
+
+    thread = threading.Thread(target=connect)
+    thread.start()
+    assert asked.acquire(timeout=30) and asked.acquire(timeout=30)  # asked, refused, asking again
+    writer.execute("COMMIT")
+    thread.join(timeout=60)
+    assert outcome == ["wal"]
+    assert _header_says_wal(path)
+    newcomer.close()
+    writer.close()

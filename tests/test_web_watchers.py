@@ -81,7 +81,9 @@ def test_a_turn_at_the_table_i_sit_at_is_not_unread(live_server):
                     f = await recv(t)
                     if f["type"] == "event" and f["legal"]:
                         break
-                # A notice after that turn's: every frame before it counts 0 and tells no turn.
+                # A notice after that turn's: no frame before it tells or counts a turn. A
+                # count read after boki's invitation committed may already hold it (the
+                # count is the database's at the moment the batch is read).
                 body = {"game": "lora", "seats": [{"kind": "member", "name": "ana"}, {"kind": "bot"}, {"kind": "bot"}]}
                 other = (await asyncio.to_thread(_post, boki, "/api/parties", body))["id"]
                 while True:
@@ -89,7 +91,7 @@ def test_a_turn_at_the_table_i_sit_at_is_not_unread(live_server):
                     assert not (f["type"] == "notice" and f["kind"] == "turn"), f
                     if f["type"] == "notice" and f["kind"] == "invited":
                         break
-                    assert f["count"] == 0, f
+                    assert f["turns"] == [] and f["count"] == len(f["invitations"]) and f["invitations"] in ([], [other]), f
                 assert f["invitations"] == [other] and f["turns"] == [] and f["count"] == 1
             # She left the table: her turn there waits for her again.
             f = await frame_of(n, ftype="unread")

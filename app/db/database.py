@@ -7,6 +7,8 @@ lock the rows they decide on (``SELECT ... FOR UPDATE``, see :func:`for_update`)
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,10 +33,10 @@ def _sqlite_engine(url: str, begin: str) -> Engine:
         # Let SQLAlchemy, not the driver, decide when a transaction begins.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_SECONDS * 1000}")
+        _switch_to_wal(cur)
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_SECONDS * 1000}")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -42,6 +44,26 @@ def _sqlite_engine(url: str, begin: str) -> Engine:
         conn.exec_driver_sql(begin)
 
     return engine
+
+
+def _switch_to_wal(cur: sqlite3.Cursor) -> None:
+    """Put the file in WAL mode, which it keeps. Asking for it takes a lock that does not
+    wait on the busy timeout, so connections opened at once to a file not yet in WAL failed
+    with "database is locked": it is asked for only while the file is not in it (reading
+    the schema's version reads the file's header, waiting like any read, and tells the
+    connection the mode), and tried again while another connection holds that lock."""
+    cur.execute("PRAGMA schema_version")
+    if cur.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        return
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")  # an in-memory database stays "memory"
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 def normalize_url(url: str) -> str:

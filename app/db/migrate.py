@@ -24,6 +24,11 @@ def alembic_config(database_url: str) -> Config:
 def upgrade(database_url: str, revision: str = "head") -> None:
     from app.db.database import Database
 
-    # Create the SQLite file's folder and switch it to WAL before Alembic connects.
-    Database(database_url).dispose()
+    # Create the SQLite file's folder and switch it to WAL before Alembic connects (its
+    # first connection does that: the engines connect only when used).
+    db = Database(database_url)
+    try:
+        db.ping()
+    finally:
+        db.dispose()
     command.upgrade(alembic_config(database_url), revision)
