@@ -25,7 +25,7 @@ from app.games.registry import descriptor
 from app.members.service import CurrentMember
 from app.parties import archive
 from app.parties.lookup import get_partie, seat_of
-from app.tournaments.privacy import check_may_watch
+from app.parties.visibility import check_may_watch
 
 if TYPE_CHECKING:
     from app.club import Club

@@ -3,8 +3,8 @@
 - A member's bot never sits at a table where its owner sits, and one table seats at most
   one bot of an owner (the owner would play two seats); the same holds for a
   tournament's players (any two of them may meet at a table).
-- The owner cannot watch a table where his bot plays until it ends (app/tournaments/
-  privacy.py asks :func:`owner_watching`).
+- The owner cannot watch a table where his bot plays until it ends
+  (app/parties/visibility.py, ``owner_watching``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db.models import Member, Partie
+from app.db.models import Member
 from app.errors import Forbidden
 
 
@@ -35,10 +35,3 @@ def check_together(s: Session, member_ids: Iterable[int | None]) -> None:
             raise Forbidden("fair play: one table (or tournament) has at most one bot of an owner",
                             code="own_bot_at_table")
         owners[owner_id] = bot_id
-
-
-def owner_watching(partie: Partie, member_id: int | None) -> bool:
-    """Whether ``member_id`` owns a bot that plays at this partie, which has not ended."""
-    if member_id is None or partie.status not in ("proposed", "running"):
-        return False
-    return any(row.member is not None and row.member.bot_owner_id == member_id for row in partie.seats)

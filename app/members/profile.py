@@ -22,6 +22,7 @@ from app.errors import Invalid, NotFound
 from app.games.registry import descriptors
 from app.parties.lookup import bot_name, player_name, seat_of
 from app.parties.papers import papir_lines
+from app.parties.visibility import open_to
 from app.ratings.service import current_ratings, rating_history
 
 if TYPE_CHECKING:
@@ -32,17 +33,19 @@ TOGETHER = 10  # parties together listed in a head-to-head
 TOP_CONTRACTS = 3
 
 
-def profile(club: Club, name: str, vs: str | None = None) -> dict[str, Any]:
-    """The profile of member ``name`` (404 ``no_such_member``); ``vs``: another member's
-    name for the head-to-head."""
+def profile(club: Club, name: str, vs: str | None = None, viewer_id: int | None = None) -> dict[str, Any]:
+    """The profile of member ``name`` (404 ``no_such_member``) as ``viewer_id`` may see
+    it: no table of a running tournament round where the viewer does not sit (rulings
+    T11), in the lists or in the statistics; ``vs``: another member's name for the
+    head-to-head."""
     with club.db.read() as s:
         member = _member(s, name)
         other = _member(s, vs) if vs else None
         if other is not None and other.id == member.id:
             raise Invalid("choose another member to compare with", code="same_member")
-        finished = _parties(s, member.id, ("finished",))
+        finished = _parties(s, member.id, ("finished",), viewer_id)
         stats = _statistics(club, s, member.id, finished)
-        recent = [_recent(p, member.id) for p in _parties(s, member.id, ("finished", "running"), RECENT)]
+        recent = [_recent(p, member.id) for p in _parties(s, member.id, ("finished", "running"), viewer_id, RECENT)]
         h2h = _head_to_head(member, other, finished) if other is not None else None
         out_member = {"name": member.name, "member_since": _iso(member.created_at)}
     ratings = current_ratings(club.db, member.id)
@@ -69,11 +72,13 @@ def _member(s: Session, name: str) -> Member:
     return member
 
 
-def _parties(s: Session, member_id: int, statuses: tuple[str, ...], limit: int | None = None) -> list[Partie]:
-    """The member's parties (not exhibitions), the newest first, with results and seats."""
+def _parties(s: Session, member_id: int, statuses: tuple[str, ...], viewer_id: int | None,
+             limit: int | None = None) -> list[Partie]:
+    """The member's parties that the viewer may see (not exhibitions), the newest first,
+    with results and seats."""
     stmt = (
         select(Partie)
-        .where(Partie.status.in_(statuses), Partie.exhibition.is_(False),
+        .where(Partie.status.in_(statuses), Partie.exhibition.is_(False), open_to(viewer_id),
                Partie.id.in_(select(PartieSeat.partie_id).where(PartieSeat.member_id == member_id)))
         .options(undefer(Partie.result), selectinload(Partie.seats))
         .order_by(Partie.id.desc())

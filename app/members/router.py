@@ -134,7 +134,7 @@ def member_profile(
     name: str, member: MemberDep, club: ClubDep,
     vs: str | None = Query(default=None, max_length=64, description="another member: the head-to-head against him"),
 ):
-    return profile.profile(club, name, vs or None)
+    return profile.profile(club, name, vs or None, member.id)
 
 
 @router.post("/members/{name}/disable", summary="Admin: disable a member")

@@ -32,7 +32,7 @@ from app.parties import slow
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
 from app.tables.engines import new_engine
-from app.tournaments.privacy import open_to
+from app.parties.visibility import open_to
 
 TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds; or a slow timer (app/parties/slow.py)
 # A notice to members (app/realtime/notices.py): whom, its kind, what else it says.

@@ -42,6 +42,7 @@ from app.db.database import for_update
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Conflict, Invalid
 from app.parties.lookup import get_partie, open_table
+from app.parties.visibility import check_may_watch
 from app.realtime import notices
 
 if TYPE_CHECKING:
@@ -494,8 +495,6 @@ def slow_frame(s: Session, partie: Partie, now: datetime) -> dict[str, Any] | No
 
 def table_clocks(club: Club, partie_id: int, member_id: int | None) -> dict[str, Any]:
     """The clocks of a table (for whoever may watch it)."""
-    from app.tournaments.privacy import check_may_watch
-
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
         check_may_watch(s, partie, member_id)

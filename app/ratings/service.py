@@ -2,9 +2,11 @@
 the live update after a partie ends, and the rebuild from the archive.
 
 Live: a subscriber of ``club.finished`` (:func:`subscribe`) rates, in one transaction,
-every finished partie that has no rating events yet, in the order the parties finished
-(``finished_at``, then id) — the one just announced, and any whose notice was lost in a
-crash. A partie already rated is skipped, so a notice published twice counts once. The
+every finished partie that has no rating events yet, in the order the parties count
+(:func:`counted_at`, then ``finished_at``, then id) — the one just announced, and any
+whose notice was lost in a crash. A tournament table counts when its round ends, not
+before (rulings T11: until then a rating that moved would tell how the table went); its
+events carry that moment. A partie already rated is skipped, so a notice published twice counts once. The
 rebuild takes the same steps (:func:`app.ratings.ledger.apply_outcome`) over the whole
 archive, so it gives exactly the numbers of the live updates.
 """
@@ -15,11 +17,15 @@ import logging
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, exists, insert, select, text
+from dataclasses import replace
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, delete, exists, func, insert, or_, select, text
 from sqlalchemy.orm import Session, selectinload, undefer
 
 from app.db import Database
-from app.db.models import Partie, PartieSeat, Rating, RatingEvent
+from app.db.models import Partie, PartieSeat, Rating, RatingEvent, TournamentRound
+from app.parties.visibility import round_ended_clause
 from app.ratings.ledger import EventRow, Standing, apply_outcome, outcome_of
 from app.ratings.method import Skill, displayed, provisional
 
@@ -79,8 +85,7 @@ def rate_pending(db: Database) -> int:
     The search runs in a read transaction (it does not hold up the tables' writes); the
     write transaction checks each partie again under the lock and rates it."""
     with db.read() as s:
-        pending = s.scalars(
-            _countable().where(~_rated(Partie.id)).order_by(Partie.finished_at, Partie.id)).all()
+        pending = dict(s.execute(_countable().where(~_rated(Partie.id)).order_by(*_ORDER)).all())
     if not pending:
         return 0
     taken = 0
@@ -89,7 +94,7 @@ def rate_pending(db: Database) -> int:
         for partie in _load(s, pending):
             if s.scalar(select(_rated(partie.id))):
                 continue  # rated meanwhile (another instance, a second notice)
-            outcome = outcome_of(partie)
+            outcome = _outcome(partie, pending[partie.id])
             if outcome is None:
                 continue
             members = [m for m in outcome.members if m is not None]
@@ -118,12 +123,12 @@ def rebuild(db: Database) -> int:
         _lock(s, db)
         s.execute(delete(RatingEvent))
         s.execute(delete(Rating))
-        ids = s.scalars(_countable().order_by(Partie.finished_at, Partie.id)).all()
+        ids = dict(s.execute(_countable().order_by(*_ORDER)).all())
         standings: dict[str, dict[int, Standing]] = {}
         events: list[EventRow] = []
         counted = 0
         for partie in _load(s, ids):
-            outcome = outcome_of(partie)
+            outcome = _outcome(partie, ids[partie.id])
             if outcome is None:
                 continue
             events.extend(apply_outcome(outcome, standings.setdefault(outcome.game, {})))
@@ -139,12 +144,32 @@ def rebuild(db: Database) -> int:
         return counted
 
 
+def counted_at() -> ColumnElement[datetime]:
+    """When a finished partie counts: its end, or for a tournament table the end of its
+    round (rulings T11)."""
+    round_end = (select(TournamentRound.ended_at)
+                 .where(TournamentRound.tournament_id == Partie.tournament_id,
+                        TournamentRound.round_no == Partie.tournament_round)
+                 .scalar_subquery())
+    return func.coalesce(round_end, Partie.finished_at, type_=Partie.finished_at.type)
+
+
+_ORDER = (counted_at(), Partie.finished_at, Partie.id)
+
+
 def _countable():
-    """Finished parties that may count: not exhibitions, with a member at the table."""
-    return select(Partie.id).where(
+    """Finished parties that may count, with the moment they count: not exhibitions, with
+    a member at the table, not a table of a tournament round still being played."""
+    return select(Partie.id, counted_at()).where(
         Partie.status == "finished", Partie.exhibition.is_(False), Partie.finished_at.is_not(None),
         exists().where(PartieSeat.partie_id == Partie.id, PartieSeat.member_id.is_not(None)),
+        or_(Partie.tournament_id.is_(None), round_ended_clause()),
     )
+
+
+def _outcome(partie: Partie, counted: datetime):
+    outcome = outcome_of(partie)
+    return None if outcome is None else replace(outcome, finished_at=counted)
 
 
 def _load(s: Session, ids: Iterable[int]) -> Iterator[Partie]:

@@ -12,7 +12,7 @@ from app.db.models import ChatMessage
 from app.errors import Forbidden, Invalid
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie, seat_of
-from app.tournaments.privacy import check_may_watch
+from app.parties.visibility import check_may_watch
 
 
 def message_dict(msg: ChatMessage, name: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
 from app.parties.slow import is_slow, slow_frame
 from app.tables.cache import Snapshot
 from app.tables.frames import event_frame, event_text, state_frame
-from app.tournaments.privacy import check_may_watch
+from app.parties.visibility import check_may_watch
 
 if TYPE_CHECKING:
     from app.club import Club

@@ -1,8 +1,9 @@
 """Every error leaves as ``{"error": {"code": ..., "message": ...}}`` with a 4xx status.
 
 A browser asking for a page that does not exist (a path outside the API that matches no
-route, or a method the page does not take) gets the Club's error page instead: HTML in
-the member's language (``?lang``, the cookie), with the same status."""
+route, or a method the page does not take), or a page that a service refuses before the
+page's own code runs (a hidden tournament table: app/deps.py), gets the Club's error page
+instead: HTML in the member's language (``?lang``, the cookie), with the same status."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def wants_page(request: Request) -> bool:
     return request.method in ("GET", "HEAD") and "text/html" in request.headers.get("accept", "")
 
 
-def html_error(request: Request, code: str, message: str, status: int):
+def html_error(request: Request, code: str, message: str, status: int, extra: dict | None = None):
     from app.deps import optional_member
     from app.web.render import error_page
 
@@ -58,7 +59,7 @@ def html_error(request: Request, code: str, message: str, status: int):
         member = optional_member(request, request.app.state.club)
     except Exception:  # the error page must not fail on the session
         member = None
-    return error_page(request, member, code, message, status)
+    return error_page(request, member, code, message, status, extra)
 
 
 def install(app: FastAPI) -> None:
@@ -67,6 +68,8 @@ def install(app: FastAPI) -> None:
         retry_after = exc.extra.get("retry_after")
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
         headers.update(getattr(exc, "headers", None) or {})  # e.g. WWW-Authenticate (app/bots/accounts.py)
+        if wants_page(request):
+            return await run_in_threadpool(html_error, request, exc.code, exc.message, exc.status, exc.extra)
         return ErrorResponse(exc.body(), status_code=exc.status, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)

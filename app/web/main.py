@@ -23,6 +23,7 @@ from app.config import Settings, get_settings
 from app.members import passwords
 from app.members.router import router as members_router
 from app.parties.router import router as parties_router
+from app.parties.visibility import TableGate
 from app.push import worker as push_worker
 from app.ratings import service as ratings
 from app.ratings.router import router as ratings_router
@@ -66,8 +67,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
     club = Club.from_settings(settings, clock)
     start_word_writer(club)
+    # A tournament table that ends may end its round; then the ratings count the round's
+    # tables (rated once their round has ended, rulings T11): in this order.
+    tournament_rounds.subscribe(club)
     ratings.subscribe(club)  # rates parties as they end, off the word path
-    tournament_rounds.subscribe(club)  # a tournament table that ends may end its round
     push_worker.attach(club, push.describe)  # push notices: fed by notices.tell, sent in the background
 
     @asynccontextmanager
@@ -105,6 +108,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     app.state.club = club
     app.state.table_connections = {}
+    app.state.table_gate = TableGate()  # app/deps.py: the routes that name a partie
 
     app.add_middleware(NulMiddleware)  # inside the security middleware: its refusals get the headers
     app.add_middleware(security.SecurityMiddleware, settings=settings)

@@ -17,7 +17,8 @@ from app.games.registry import descriptors
 from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
 from app.web.assets import static_url
-from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, date_text, gettext_for, lang_of, ngettext_for
+from app.zones import CLUB_ZONE
+from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, date_text, gettext_for, lang_of, ngettext_for, time_text
 from app.web.strings import duration_text, error_text, js_strings, notice_strings, timer_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +37,9 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "_": _,
         "n_": ngettext_for(lang),  # n_("{n} game", "{n} games", n): the plural form of n
         "date_text": lambda value: date_text(value, lang),  # 2. 12. 2026. / Dec 2, 2026
+        # an instant in the Club's zone, named; a <time class="local-time"> shows it in the reader's (forms.js)
+        "time_text": lambda value: time_text(value, lang, CLUB_ZONE),
+        "club_zone": CLUB_ZONE,  # a form's zone until its script names the browser's (app/zones.py)
         "lang": lang,
         "languages": LANGUAGE_NAMES,
         "member": member,
@@ -70,8 +74,11 @@ def render(request: Request, name: str, ctx: dict[str, Any], status: int = 200) 
     return response
 
 
-def error_page(request: Request, member: CurrentMember | None, code: str, message: str, status: int) -> HTMLResponse:
-    return render(request, "error.html", context(request, member, error=code, error_message=message), status)
+def error_page(request: Request, member: CurrentMember | None, code: str, message: str, status: int,
+               extra: dict[str, Any] | None = None) -> HTMLResponse:
+    """The error page; ``extra``: the error's own fields (a hidden table's tournament and round)."""
+    return render(request, "error.html", context(request, member, error=code, error_message=message,
+                                                 error_extra=extra or {}), status)
 
 
 def partie_page(request: Request, club, member: CurrentMember, partie_id: int, name: str,

@@ -26,12 +26,12 @@ async def profile_page(name: str, request: Request, club: ClubDep, member: Optio
     vs = vs.strip()[:64]
     try:
         try:
-            data = await run_in_threadpool(profiles.profile, club, name, vs or None)
+            data = await run_in_threadpool(profiles.profile, club, name, vs or None, member.id)
         except ClubError as e:
             if not vs:
                 raise
             # the member to compare with is unknown (or himself): the profile, and the form's error
-            data = await run_in_threadpool(profiles.profile, club, name, None)
+            data = await run_in_threadpool(profiles.profile, club, name, None, member.id)
             data["vs_error"] = e.code
     except ClubError as e:
         return error_page(request, member, e.code, e.message, e.status)

@@ -23,7 +23,7 @@ from app.games.records import deal_pile
 from app.games.registry import descriptor
 from app.parties import archive
 from app.parties.lookup import get_partie, open_table
-from app.tournaments.privacy import check_may_watch
+from app.parties.visibility import check_may_watch
 
 router = APIRouter(prefix="/ui/api", tags=["ui"], include_in_schema=False)
 
