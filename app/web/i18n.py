@@ -16,11 +16,13 @@ from pathlib import Path
 from datetime import date, datetime
 from typing import Callable
 
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 from starlette.requests import Request
+
+from app.zones import zone
 
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 DEFAULT_LANG = "sr-Latn"
@@ -99,3 +101,16 @@ def date_text(value: date | datetime | str | None, lang: str) -> str:
     if isinstance(value, datetime):
         value = value.date()
     return format_date(value, "medium", locale=LANGUAGES.get(lang) or "en")
+
+
+def time_text(value: datetime | str | None, lang: str, zone_name: str) -> str:
+    """An instant as the language writes it in a zone, the zone named: ``7. 1. 2025. 10:00
+    (Europe/Belgrade)`` (the text of a page's ``<time class="local-time">`` until its script
+    shows it in the reader's own zone)."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    local = value.astimezone(zone(zone_name))
+    locale = LANGUAGES.get(lang) or "en"
+    return f"{format_date(local.date(), 'medium', locale=locale)} {format_time(local, 'short', locale=locale)} ({zone_name})"
