@@ -4,8 +4,11 @@ archive name them; a combination the rules refuse is a clear error in the page."
 
 from __future__ import annotations
 
+import json
+import re
+
 from app.games.registry import descriptor
-from tests.test_ui_pages import client, register  # noqa: F401 (the pages' client fixture)
+from tests.test_ui_pages import ROOT, client, register  # noqa: F401 (the pages' client fixture)
 
 BOTS = {f"seat{i}": "bot" for i in range(1, 4)} | {f"seat{i}_bot": "pocetnik" for i in range(1, 4)}
 
@@ -86,6 +89,23 @@ def test_libyan_lora_with_three_players_takes_three_seats(client):  # noqa: F811
     assert len(view["deal"]["hand"]) == 10 and view["deal"]["kitty"] is None and view["deal"]["kitty_size"] == 2
     four = _partie(client, _propose(client, **{"lora.variant": "libijska", "lora.igraca": "4"}))
     assert four["settings"] == {"variant": "libijska"} and len(four["seats"]) == 4
+
+
+def test_a_libyan_bet_is_answered_with_moze_as_it_is_said(client):  # noqa: F811
+    """The answers to a Libyan bet are the record's words (``moze`` without its diacritic);
+    their buttons read them through the page's catalog, as every word of the table:
+    "kontra", "rekontra", "može", in both languages (issue 36)."""
+    register(client, "ana")
+    partie = _partie(client, _propose(client, **{"lora.variant": "libijska", "lora.opklade": "on"}))
+    for lang in ("sr-Latn", "en"):
+        page = client.get(f"/table/{partie['id']}?lang={lang}").text
+        strings = json.loads(re.search(r'id="klub-strings">(.*?)</script>', page, re.S).group(1))
+        # K.T("word:" + w) (static/js/common.js): the catalog's text without its "word:" prefix
+        shown = [strings.get(f"word:{w}", f"word:{w}").removeprefix("word:") for w in ("kontra", "rekontra", "moze")]
+        assert shown == ["kontra", "rekontra", "može"], lang
+    script = (ROOT / "static" / "js" / "lora.js").read_text()
+    answers = [line for line in script.splitlines() if "bet-answers" in line]
+    assert answers and all('button(w, K.T("word:" + w))' in line for line in answers), answers
 
 
 def test_the_archive_filters_the_clubs_rules_from_house_rules(client):  # noqa: F811

@@ -134,6 +134,9 @@ class GameDescriptor:
     contracts: tuple[Text, ...] = ()  # in the order the game plays them
     # Contracts named by a code (house-rule tables name their deals' contracts so).
     contract_names: Mapping[str, Text] = field(default_factory=dict)
+    # The key of ``contract_names`` a code is named by in a partie with these settings (Lora:
+    # ``kralj`` with ``kralj_sesti`` is "K herc i 6. štih"), as static/js/sheets.js's S.named.
+    contract_key: Callable[[str, Mapping[str, Any]], str] = lambda code, settings: code
     bot_levels: tuple[str, ...] = ("pocetnik", "iskusan", "majstor")
     bots: str = ""  # the package under app/ai/ with make_bot(level, seed); "" is the code
     # The replay's analysis: the bots package has ``analysis.open_values(engine, seat, legal)``,
@@ -220,6 +223,20 @@ class GameDescriptor:
     def shown_deal(self, engine: PartieEngine, deal_index: int) -> dict[str, Any] | None:
         """The whole ended deal (None: this game does not show ended deals)."""
         return cast(ShowsDeals, engine).shown_deal(deal_index) if self.shows_deals else None
+
+    def contract_name(self, label: Any, settings: Mapping[str, Any] | None, lang: str | None) -> str:
+        """A deal's contract as the record writes it (``result()``, a traveller's line), named
+        as the partie's score sheet names it (static/js/sheets.js): a code by
+        ``contract_names``, a number (counted from 1, the record's) by its place in
+        ``contracts``, anything else as it is written (preferans: ``igra-pik``); "–" for none."""
+        if label is None:
+            return "–"
+        if isinstance(label, str):
+            name = self.contract_names.get(self.contract_key(label, settings or {}))
+            return name(lang) if name is not None else label
+        if isinstance(label, int) and not isinstance(label, bool) and 1 <= label <= len(self.contracts):
+            return self.contracts[label - 1](lang)
+        return str(label)
 
     def page_data(self, lang: str | None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What the game's scripts read from the page (``#klub-game``); with a partie's

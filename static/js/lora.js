@@ -110,7 +110,7 @@
     } else if (answers.length) {
       const open = (deal.bets || []).map((b, s) => [b, s]).filter(([b]) => b && b.word && b.word !== "ne kladim");
       ui.controls.append(K.el("p.house-ask", { text: K.T("Answer the bet") }),
-        K.el("div.words.house-words.bet-answers", null, ...answers.map((w) => button(w, w))));
+        K.el("div.words.house-words.bet-answers", null, ...answers.map((w) => button(w, K.T("word:" + w)))));
       if (open.length) ui.controls.append(K.el("p.bet-list", { text: open.map(([b, s]) => `${ctl.name(s)}: ${betText(b, ctl.names())}`).join(" · ") }));
     } else if (kitty.length) {
       ui.controls.append(K.el("p.house-ask", { text: K.T("Play for the kitty") }),

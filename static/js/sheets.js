@@ -26,7 +26,8 @@
     const names = K.game.contracts || [];
     return names.length ? names[k % names.length] : "";
   };
-  /* A contract named by its code (house rules); "?" while its first player still chooses. */
+  /* A contract named by its code (house rules); "?" while its first player still chooses.
+     A traveller names contracts the same way (GameDescriptor.contract_name, contract_key). */
   S.named = (code, settings) => {
     if (code === null || code === undefined) return "?";
     const names = K.game.contract_names || {};

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.games.descriptor import (
@@ -51,6 +52,19 @@ CONTRACT_NAMES = {
     "stihovi": Text("Štihovi", "Tricks"),
     "dvojica": Text("Dvojica", "Two players"),
 }
+
+
+def contract_key(code: str, settings: Mapping[str, Any]) -> str:
+    """The key a code is named by in a partie with these settings, as static/js/sheets.js's
+    S.named: ``kralj`` with kralj_sesti counts the 6th trick; Libyan ``sesti`` of three
+    players (ten tricks) is the 8th."""
+    if code == "kralj" and settings.get("kralj_sesti"):
+        return "kralj_sesti"
+    if code == "sesti" and settings.get("igraca") == 3:
+        return "sesti3"
+    return code
+
+
 HOUSE = ("variant", KLUB)  # the Serbian table options belong to the klub house rules
 LIBIJSKA_TABLE = ("variant", LIBIJSKA)
 
@@ -106,7 +120,7 @@ DESCRIPTOR = GameDescriptor(
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja (libijska i sa 3)", "4 players, 28 deals (Libyan also with 3)"),
     rules_title=Text("Pravila lore", "Rules of Lora"),
-    contracts=CONTRACTS, contract_names=CONTRACT_NAMES, settings=SETTINGS,
+    contracts=CONTRACTS, contract_names=CONTRACT_NAMES, contract_key=contract_key, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
     replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up, contract_help=contract_help,
     tournament=LORA_TOURNAMENT,

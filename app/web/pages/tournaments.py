@@ -18,6 +18,7 @@ from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError, Invalid
 from app.games.registry import descriptors
 from app.members.service import CurrentMember
+from app.parties.lookup import get_partie
 from app.tables.engines import game_of
 from app.tournaments import service
 from app.web.pages.lobby import default_form, setting_name
@@ -180,18 +181,14 @@ def traveller_page(tournament_id: int, round_no: int, board: int, request: Reque
         return error_page(request, member, e.code, e.message, e.status if 400 <= e.status < 500 else 404)
     game = game_of(data["game"])
     lang = lang_of(request)
+    settings = _settings_of(club, [row["partie_id"] for row in data["tables"]])
     for row in data["tables"]:
-        row["line"]["contract_name"] = contract_text(game, row["line"].get("contract"), lang)
+        # each table's contract as its own score sheet names it
+        row["line"]["contract_name"] = game.contract_name(row["line"].get("contract"), settings[row["partie_id"]], lang)
     return render(request, "traveller.html", context(request, member, tr=data, game=game))
 
 
-def contract_text(game, label: Any, lang: str) -> str:
-    """A contract as a traveller names it: a code by the game's names, a number by its
-    place in the game's order, else as the record writes it."""
-    if label is None:
-        return "–"
-    if str(label) in game.contract_names:
-        return game.contract_names[str(label)](lang)
-    if isinstance(label, int) and not isinstance(label, bool) and 0 <= label < len(game.contracts):
-        return game.contracts[label](lang)
-    return str(label)
+def _settings_of(club, partie_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The settings of each table (its house rules name some contracts their own way)."""
+    with club.db.read() as s:
+        return {pid: dict(get_partie(s, pid).settings or {}) for pid in partie_ids}
