@@ -22,6 +22,7 @@ from sqlalchemy import select, text
 
 from app.db.models import Member, Partie
 from app.members.service import ensure_admin
+from app.ratings.service import rebuild
 from tests.bot_helpers import bearer, new_bot
 from tests.web_helpers import wait_for
 
@@ -221,7 +222,11 @@ def test_every_route_keeps_a_running_tables_secrets(client, app, clock):
     assert any(f"GET /api/tournaments/{tid}:" in p for p in found)
     assert any("/api/parties/" in p and "score-sheet" in p for p in found)
     assert _profile(outsider, at_two[0]) != profile_before
-    assert outsider.get("/api/standings?game=preferans").json() != standings_before
+    counted = outsider.get("/api/standings?game=preferans").json()
+    assert counted != standings_before
+    # rated at the round's end, in the order the rebuild from the archive takes too
+    assert rebuild(app.state.club.db) == 2  # the two tables of members (the robots play exhibitions)
+    assert outsider.get("/api/standings?game=preferans").json() == counted
 
 
 @pytest.mark.parametrize("lang, title, text", [
