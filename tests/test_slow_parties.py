@@ -64,6 +64,19 @@ def test_the_slow_rule_and_time_that_counts():
     assert reach(friday, 0, weekends) == friday
 
 
+def test_weekends_are_those_of_the_proposers_zone():
+    """A partie's weekend is Saturday 00:00 to Monday 00:00 on the wall clock of its
+    proposer's zone (docs/rulings.md, "Times and time zones"), summer time and all."""
+    tokyo = Pauses(weekends=True, zone="Asia/Tokyo")  # UTC+9: the weekend is Friday 15:00 to Sunday 15:00 UTC
+    assert slow.paused(at(10, 15), tokyo) and not slow.paused(at(10, 14.5), tokyo)
+    assert not slow.paused(at(12, 15), tokyo) and slow.paused(at(12, 14.5), tokyo)
+    assert reach(at(10, 14), 2 * HOUR, tokyo) == at(12, 16)
+    # Belgrade's last weekend of March 2025 is an hour shorter: 23:00 UTC on the 28th to 22:00 on the 30th
+    march = Pauses(weekends=True, zone="Europe/Belgrade")
+    friday = datetime(2025, 3, 28, 22, 0, tzinfo=UTC)
+    assert counted(friday, friday + timedelta(days=3), march) == 3 * 24 * HOUR - 47 * HOUR
+
+
 # -- helpers ------------------------------------------------------------------------------
 
 
@@ -164,9 +177,13 @@ def test_bad_slow_choices_are_refused(client, app):
         assert r.status_code == 422 and error_code(r) == code, (body, r.text)
     with app.state.club.db.read() as s:
         assert s.scalar(select(func.count()).select_from(Partie)) == 0
+    r = ana.post("/api/parties", json={"game": "preferans", "seats": bots, "timer": 3600, "weekends_off": True,
+                                       "weekend_zone": "Mars/Olympus"})
+    assert r.status_code == 422 and error_code(r) == "invalid_zone"
     r = ana.post("/api/parties", json={"game": "preferans", "seats": bots, "timer": 259200, "bank": 0,
                                        "weekends_off": True})
     assert r.status_code == 201 and r.json()["bank"] == 0 and r.json()["weekends_off"]
+    assert r.json()["weekend_zone"] is None  # over the API without a zone: UTC's weekend, as before
 
 
 def test_vacation_is_spent_in_whole_hours_then_the_safe_word(client, app, clock):
@@ -363,27 +380,29 @@ def test_the_lobby_form_and_lists_and_the_account_holiday(client, app, clock):
     ana = FormClient(app, headers=ORIGIN)
     assert ana.post("/api/auth/register", json={"name": "ana", "password": "klupska-lozinka-7"}).status_code == 201
     form = {"game": "preferans", "preferans.bule": "30", "preferans.refe": "1", "timer": "43200", "bank": "0",
-            "weekends_off": "on", "seat1": "bot", "seat2": "bot"}
+            "weekends_off": "on", "tz": "Asia/Tokyo", "seat1": "bot", "seat2": "bot"}
     bad = ana.post("/lobby/propose", data={**form, "bank": "9"})
     assert bad.status_code == 422 and "Rezerva vremena se daje u celim satima" in bad.text
     r = ana.post("/lobby/propose", data=form, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/table/")
     pid = int(r.headers["location"].rsplit("/", 1)[1])
     summary = ana.get(f"/api/parties/{pid}").json()
-    assert (summary["timer"], summary["bank"], summary["weekends_off"]) == (43200, 0, True)
+    assert (summary["timer"], summary["bank"], summary["weekends_off"], summary["weekend_zone"]) == (
+        43200, 0, True, "Asia/Tokyo")  # the proposer's weekend (his browser's zone)
     live = wait_for(lambda: "Dopisni stolovi koji čekaju vas: 1" in (t := ana.get("/lobby/live").text) and t)
     assert 'class="slow-mark">dopisna partija' in live and "vaše vreme: 12 h" in live
     page = ana.get(f"/table/{pid}").text
-    assert "Dopisna partija: 12 sati po odluci, vikendi se ne računaju." in page and "js/slow.js" in page
+    assert "Dopisna partija: 12 sati po odluci, vikendi se ne računaju (Asia/Tokyo)." in page and "js/slow.js" in page
     # /account: the year's vacation, a holiday and the way back
     account = ana.get("/account").text
     assert "Preostali odmor u 2025. godini: 240 od 240 sati." in account and 'id="holiday-form"' in account
     bad = ana.post("/account/holiday", data={"until": "sutra"})
     assert bad.status_code == 422 and 'id="holiday-error"' in bad.text
-    r = ana.post("/account/holiday", data={"until": "2025-01-07T09:00"}, follow_redirects=False)
-    assert r.status_code == 303
+    r = ana.post("/account/holiday", data={"until": "2025-01-07T10:00", "tz": "Europe/Belgrade"}, follow_redirects=False)
+    assert r.status_code == 303  # 10:00 in Belgrade: 09:00 UTC, a day from now
     account = ana.get("/account").text
-    assert "Na odmoru do 2025-01-07 09:00 (UTC)." in account and "216 od 240" in account
+    assert 'Na odmoru do <time datetime="2025-01-07T09:00:00+00:00" class="local-time">7. 1. 2025. 10:00 (Europe/Belgrade)' \
+        in account and "216 od 240" in account and "UTC" not in account
     clock.advance(hours=1)
     assert ana.post("/account/holiday", data={"end": "1"}, follow_redirects=False).status_code == 303
     assert "239 od 240" in ana.get("/account").text  # 23 whole hours came back

@@ -110,10 +110,11 @@ def shot(page, name: str) -> Path:
 WIDE = {"width": 1280, "height": 900}
 
 
-def watched_page(browser, viewport=WIDE, cookies=None):
+def watched_page(browser, viewport=WIDE, cookies=None, **options):
     """A page in a fresh browser context that records JavaScript errors and CSP violations
-    (``pg.js_errors``); :func:`close_watched` closes it and fails on any."""
-    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    (``pg.js_errors``); :func:`close_watched` closes it and fails on any. ``options``: the
+    context's own (``timezone_id="Europe/Belgrade"``)."""
+    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce", **options)
     if cookies:
         ctx.add_cookies(cookies)
     pg = ctx.new_page()

@@ -117,9 +117,11 @@ class Partie(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     timer_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # A slow partie (timer_seconds >= 3600, app/parties/slow.py): each player's time bank at
-    # the start, and whether weekends (Saturday and Sunday, UTC) stop the clocks.
+    # the start, and whether weekends (Saturday and Sunday) stop the clocks: those of the
+    # proposer's time zone (``weekend_zone``, an IANA name; None: UTC, the parties before it).
     bank_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     weekends_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    weekend_zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # proposed -> running -> finished; or proposed -> withdrawn; or running -> abandoned
     # (ended early by its last member, app/parties/leaving.py).
     status: Mapped[str] = mapped_column(String(16), default="proposed", index=True)

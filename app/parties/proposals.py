@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
+from app import zones
 from app.club import Club
 from app.db.database import for_update
 from app.db.models import Member, Partie, PartieSeat
@@ -90,15 +91,18 @@ def propose(
     rematch_of: int | None = None,
     bank: int | None = None,
     weekends_off: bool = False,
+    weekend_zone: str | None = None,
 ) -> int:
     """A new proposal; ``rematch_of``: the finished partie it is the revanš of (told to
     the invited members, app/parties/rematch.py). A slow timer (an hour or more per
     decision) may have a time bank per player (``bank`` seconds, whole hours; None: twice
-    the decision time) and leave weekends out (app/parties/slow.py)."""
+    the decision time) and leave weekends out (app/parties/slow.py): those of ``weekend_zone``
+    (an IANA name: the proposer's; None: UTC)."""
     descriptor = game_of(game)
     settings = _check_settings(descriptor, settings)
     timer = _check_timer(timer)
     bank, weekends_off = slow.check_slow_options(timer or 0, bank, weekends_off)
+    weekend_zone = zones.zone_named(weekend_zone) if weekends_off and weekend_zone else None
     n = descriptor.seats_for(settings)
     if exhibition:
         seats = seats or [SeatSpec("bot")] * n
@@ -136,6 +140,7 @@ def propose(
             timer_seconds=timer,
             bank_seconds=bank,
             weekends_off=weekends_off,
+            weekend_zone=weekend_zone,
             exhibition=exhibition,
             proposer_id=member.id,
             status="proposed",
@@ -300,6 +305,7 @@ def proposal_summary(partie: Partie, member_id: int | None = None) -> dict[str, 
         "slow": slow.is_slow(partie.timer_seconds),
         "bank": partie.bank_seconds,
         "weekends_off": bool(partie.weekends_off),
+        "weekend_zone": partie.weekend_zone if partie.weekends_off else None,  # None: UTC
         "status": partie.status,
         "exhibition": partie.exhibition,
         "proposer": partie.proposer.name if partie.proposer else None,

@@ -57,7 +57,7 @@ def rematch(club: Club, member: CurrentMember, partie_id: int) -> Rematch:
             raise Conflict("a revanš is asked for once the partie is over", code="not_finished")
         pending = _open_rematch(s, partie, member.id)
         game, settings, timer = partie.game, dict(partie.settings or {}), partie.timer_seconds
-        bank, weekends_off = partie.bank_seconds, bool(partie.weekends_off)
+        bank, weekends_off, weekend_zone = partie.bank_seconds, bool(partie.weekends_off), partie.weekend_zone
         others = seat_specs(rotated(partie, seat)[1:])
     if pending is not None:
         pending_id, answer = pending
@@ -65,7 +65,7 @@ def rematch(club: Club, member: CurrentMember, partie_id: int) -> Rematch:
             proposals.answer(club, member, pending_id, True)
         return Rematch(pending_id, created=False)
     new_id = proposals.propose(club, member, game, settings, timer, others, rematch_of=partie_id,
-                               bank=bank, weekends_off=weekends_off)
+                               bank=bank, weekends_off=weekends_off, weekend_zone=weekend_zone)
     return Rematch(new_id, created=True)
 
 

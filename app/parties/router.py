@@ -39,7 +39,9 @@ class ProposalIn(BaseModel):
                               "3600, 10800, 43200, 86400 or 259200 (1, 3, 12, 24 hours, 3 days); null for none")
     bank: int | None = Field(default=None, description="slow timer: each player's time bank in seconds, whole "
                              "hours up to a week (default: twice the decision time)")
-    weekends_off: bool = Field(default=False, description="slow timer: Saturdays and Sundays (UTC) do not count")
+    weekends_off: bool = Field(default=False, description="slow timer: Saturdays and Sundays do not count")
+    weekend_zone: str | None = Field(default=None, max_length=64, description="with weekends_off: the time zone "
+                                     "whose Saturdays and Sundays do not count (an IANA name, e.g. Europe/Belgrade; default UTC)")
     seats: list[SeatIn] = Field(default_factory=list, description="the seats after mine (seat 1, 2, ...)")
     exhibition: bool = Field(default=False, description="computer players only; I watch")
 
@@ -52,7 +54,7 @@ class JoinIn(BaseModel):
 def propose(body: ProposalIn, member: MemberDep, club: ClubDep):
     partie_id = proposals.propose(
         club, member, body.game, body.settings, body.timer, [s.spec() for s in body.seats], body.exhibition,
-        bank=body.bank, weekends_off=body.weekends_off,
+        bank=body.bank, weekends_off=body.weekends_off, weekend_zone=body.weekend_zone,
     )
     return proposals.get_summary(club, partie_id, member)
 

@@ -17,7 +17,7 @@ restarts and any instance may act on them:
   three the others may vote his seat to a computer player (app/tables/presence.py), and
   he may take it back;
 - time that does not count: the weekends of a partie that leaves them out (Saturday
-  00:00 to Monday 00:00 UTC) and his holiday ("on holiday until", switched on ahead
+  00:00 to Monday 00:00 in its proposer's time zone, ``weekend_zone``) and his holiday ("on holiday until", switched on ahead
   and paid for at once, in whole hours, from the same yearly vacation);
 - once 80% of the decision time has counted, one reminder (notice ``reminder``) if he
   has not looked at the table since the decision began; ``reminded`` keeps it to one.
@@ -44,6 +44,7 @@ from app.errors import Conflict, Invalid
 from app.parties.lookup import get_partie, open_table
 from app.parties.visibility import check_may_watch
 from app.realtime import notices
+from app.zones import zone
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -83,24 +84,27 @@ def check_slow_options(timer: int, bank: int | None, weekends_off: bool) -> tupl
 
 @dataclass(frozen=True)
 class Pauses:
-    """What does not count on one player's clock: weekends (a partie's choice) and his holiday."""
+    """What does not count on one player's clock: weekends (a partie's choice, in ``zone``,
+    an IANA name; None: UTC) and his holiday."""
 
     weekends: bool = False
     holiday: tuple[datetime, datetime] | None = None
+    zone: str | None = None
 
 
-def _weekend_ending_after(t: datetime) -> tuple[datetime, datetime]:
-    """The weekend (Saturday 00:00 to Monday 00:00 UTC) that ends after ``t``."""
-    t = t.astimezone(UTC)
-    monday = datetime(t.year, t.month, t.day, tzinfo=UTC) - timedelta(days=t.weekday())
-    return monday + timedelta(days=5), monday + timedelta(days=7)
+def _weekend_ending_after(t: datetime, zone_name: str | None = None) -> tuple[datetime, datetime]:
+    """The weekend (Saturday 00:00 to Monday 00:00 of the zone's wall clock) that ends after ``t``."""
+    tz = zone(zone_name)
+    t = t.astimezone(tz)
+    monday = datetime(t.year, t.month, t.day, tzinfo=tz) - timedelta(days=t.weekday())  # wall-clock days
+    return (monday + timedelta(days=5)).astimezone(UTC), (monday + timedelta(days=7)).astimezone(UTC)
 
 
 def _next_pause(p: datetime, pauses: Pauses) -> tuple[datetime, datetime] | None:
     """The first stretch that does not count and ends after ``p`` (touching ones joined)."""
     spans = []
     if pauses.weekends:
-        spans.append(_weekend_ending_after(p))
+        spans.append(_weekend_ending_after(p, pauses.zone))
     holiday = pauses.holiday
     if holiday is not None and holiday[1] > p and holiday[1] > holiday[0]:
         spans.append(holiday)
@@ -110,7 +114,7 @@ def _next_pause(p: datetime, pauses: Pauses) -> tuple[datetime, datetime] | None
     while True:
         grown = end
         if pauses.weekends:
-            w0, w1 = _weekend_ending_after(end)
+            w0, w1 = _weekend_ending_after(end, pauses.zone)
             if w0 <= end:
                 grown = max(grown, w1)
         if holiday is not None and holiday[0] <= grown < holiday[1]:
@@ -167,7 +171,7 @@ def _holidays(s: Session, partie: Partie) -> dict[int, tuple[datetime, datetime]
 
 
 def _pauses(partie: Partie, holidays: dict, row: PartieSeat) -> Pauses:
-    return Pauses(bool(partie.weekends_off), holidays.get(row.member_id))
+    return Pauses(bool(partie.weekends_off), holidays.get(row.member_id), partie.weekend_zone)
 
 
 def _person(row: PartieSeat) -> bool:
@@ -490,6 +494,7 @@ def slow_frame(s: Session, partie: Partie, now: datetime) -> dict[str, Any] | No
     if not is_slow(partie.timer_seconds):
         return None
     return {"timer": partie.timer_seconds, "bank": partie.bank_seconds, "weekends_off": bool(partie.weekends_off),
+            "weekend_zone": partie.weekend_zone if partie.weekends_off else None,
             "now": now.isoformat(), "clocks": clocks(s, partie, now), "timeouts_for_vote": TIMEOUTS_FOR_VOTE}
 
 

@@ -1,6 +1,6 @@
 /* Klub: a form with every game's settings (the lobby's proposal, the tournament's
-   announcement) shows the chosen game's (Klub.syncGameSettings); loaded before lobby.js
-   and tournament.js on their pages only. */
+   announcement) shows the chosen game's (Klub.syncGameSettings); times in the member's own
+   zone (app/zones.py). Loaded on the pages with such forms or times, before their script. */
 "use strict";
 (function () {
   const K = window.Klub;
@@ -21,4 +21,21 @@
       for (const hint of field.querySelectorAll(".choice-hint")) hint.hidden = !select || hint.dataset.value !== select.value;
     }
   };
+  // Times in the browser's zone: a form's "tz" field carries it and .tz-name names it; an
+  // input[data-at] gets its instant as local wall time; <time class="local-time"> shows its instant.
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const wall = (d) => new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  K.localTimes = (root) => {
+    for (const el of root.querySelectorAll("time.local-time")) {
+      const when = new Date(el.getAttribute("datetime"));
+      if (!isNaN(when)) el.textContent = when.toLocaleString(K.lang === "en" ? "en-GB" : "sr-Latn-RS",
+        { dateStyle: "medium", timeStyle: "short" });
+    }
+  };
+  if (zone) {
+    for (const el of document.querySelectorAll("input[name=tz]")) el.value = zone;
+    for (const el of document.querySelectorAll(".tz-name")) el.textContent = zone;
+    for (const el of document.querySelectorAll("input[data-at]")) el.value = wall(new Date(el.dataset.at));
+  }
+  K.localTimes(document);
 })();

@@ -1,28 +1,24 @@
-/* Klub: tournaments — the organizer's form follows the chosen game (its settings); a
+/* Klub: tournaments — the organizer's form shows the chosen game's and format's fields; a
    tournament's page reads its live part again when the tournament changes (a notice on
-   /ws/notices?tournament=ID: a round began or ended, a player came or went), and shows
-   times in the reader's own zone. */
+   /ws/notices?tournament=ID: a round began or ended, a player came or went). Times in the
+   reader's own zone: forms.js, loaded before. */
 "use strict";
 (function () {
   const K = window.Klub;
   const form = document.getElementById("tournament-form");
   if (form) {
     const sync = () => {
-      const choice = form.querySelector("input[name=game]:checked");
-      if (choice) K.syncGameSettings(form, choice.value);
+      const on = [...form.querySelectorAll("input[name=game]:checked, input[name=format]:checked")].map((x) => x.value);
+      if (on.length) K.syncGameSettings(form, on[0]);
+      // A field of some games or of a format (data-for: their codes): hands per round, place points.
+      for (const el of form.querySelectorAll("[data-for]")) {
+        el.hidden = !el.dataset.for.split(" ").some((v) => on.includes(v));
+        for (const input of el.querySelectorAll("input")) input.disabled = el.hidden;
+      }
     };
     form.addEventListener("change", sync);
     sync();
   }
-
-  const localTimes = (root) => {
-    for (const el of root.querySelectorAll("time.local-time")) {
-      const when = new Date(el.getAttribute("datetime"));
-      if (!isNaN(when)) el.textContent = when.toLocaleString(K.lang === "en" ? "en-GB" : "sr-Latn-RS",
-        { dateStyle: "medium", timeStyle: "short" });
-    }
-  };
-  localTimes(document);
 
   const live = document.getElementById("tournament-live");
   if (!live) return;
@@ -36,7 +32,7 @@
       const r = await fetch(live.dataset.src, { credentials: "same-origin" });
       if (r.ok) {
         live.innerHTML = await r.text();
-        localTimes(live);
+        K.localTimes(live);
       }
     } catch (e) { /* offline for a moment: the notices' reconnect reads it again */ }
     finally {

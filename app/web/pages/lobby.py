@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app import zones
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.games.base import GameError
@@ -145,15 +146,16 @@ def _timer(raw: str | None, seats: list[proposals.SeatSpec]) -> int | None:
 
 
 def _slow_options(form: dict[str, str], timer: int | None) -> dict[str, Any]:
-    """A slow timer's bank (the chosen multiple of the decision time) and weekends; a live
-    timer ignores the two fields (the form hides them)."""
+    """A slow timer's bank (the chosen multiple of the decision time) and weekends (the
+    proposer's: his browser's zone, app/zones.py); a live timer ignores the fields (the form hides them)."""
     if not slow.is_slow(timer):
         return {}
     factor = form.get("bank", "")
     if factor not in {code for code, _label in BANK_CHOICES}:
         raise ClubError("the bank is none, once, twice or three times the decision time", code="invalid_bank",
                         status=422)
-    return {"bank": None if factor == "" else int(factor) * timer, "weekends_off": form.get("weekends_off") == "on"}
+    return {"bank": None if factor == "" else int(factor) * timer, "weekends_off": form.get("weekends_off") == "on",
+            "weekend_zone": zones.form_zone(form.get("tz"))}
 
 
 def _seats(form: dict[str, str], n: int, exhibition: bool) -> list[proposals.SeatSpec]:

@@ -3,13 +3,13 @@ the password reset links an admin makes (``/reset/{token}``)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app import zones
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.bots import accounts as bots
@@ -165,7 +165,8 @@ async def account_password(request: Request, club: ClubDep, member: OptionalMemb
 
 @router.post("/account/holiday", response_class=HTMLResponse)
 async def account_holiday(request: Request, club: ClubDep, member: OptionalMemberDep):
-    """On holiday until a time (the form's date and time, UTC), or back now (``end``)."""
+    """On holiday until a time (the form's date and time, in the zone it names: app/zones.py),
+    or back now (``end``)."""
     if member is None:
         return to_login(request)
     form = await read_form(request)
@@ -176,8 +177,7 @@ async def account_holiday(request: Request, club: ClubDep, member: OptionalMembe
             until = None
         else:
             try:
-                until = datetime.fromisoformat(form.get("until", ""))
-                until = until.replace(tzinfo=timezone.utc) if until.tzinfo is None else until
+                until = zones.wall_time(form.get("until", ""), zones.form_zone(form.get("tz")))
             except ValueError:
                 raise ClubError("a date and a time", code="invalid_holiday", status=422) from None
         await run_in_threadpool(slow.set_holiday, club, member.id, until)

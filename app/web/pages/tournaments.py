@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -16,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError, Invalid
+from app import zones
 from app.games.registry import descriptors
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie
@@ -27,8 +27,6 @@ from app.web.render import context, error_page, form_refused, read_form, render,
 
 router = APIRouter()
 
-# The organizer's form reads its start time in the Club's own time zone (Belgrade).
-CLUB_ZONE = ZoneInfo("Europe/Belgrade")
 ACTIONS = ("register", "leave", "start", "pause", "resume", "remove")
 
 
@@ -36,10 +34,20 @@ def _tournament_games() -> list:
     return [g for g in descriptors() if g.tournament is not None]
 
 
+def _hands_games() -> str:
+    """The games whose round counts hands (preferans, P13: its round settings change with
+    them), for the form's "hands per round" field (``data-for``, static/js/tournament.js)."""
+    return " ".join(g.code for g in _tournament_games()
+                    if g.tournament.round_settings({}, 6) != g.tournament.round_settings({}, None))
+
+
 def _form_defaults(club) -> dict[str, str]:
-    start = (club.clock.now() + timedelta(minutes=30)).astimezone(CLUB_ZONE)
+    # the start in half an hour: in the Club's zone, and as an instant the page's script
+    # writes in the browser's (app/zones.py)
+    start = (club.clock.now() + timedelta(minutes=30)).replace(second=0, microsecond=0)
     return {**default_form(), "name": "", "format": "duplikat", "rounds": "3",
-            "start_at": start.strftime("%Y-%m-%dT%H:%M"), "timer": "60", "round_minutes": "90",
+            "start_at": start.astimezone(zones.zone(zones.CLUB_ZONE)).strftime("%Y-%m-%dT%H:%M"),
+            "start_instant": start.isoformat(), "timer": "60", "round_minutes": "90",
             "pause_minutes": "2", "hands": "", "seeding": "random"}
 
 
@@ -47,7 +55,8 @@ def _list_ctx(request: Request, club, member: CurrentMember, **extra: Any) -> di
     data = service.listing(club, member)
     form = extra.pop("form", None) or _form_defaults(club)
     return context(request, member, tournaments=data, form=form, setting_name=setting_name,
-                   organizer=service.may_organize(member), tournament_games=_tournament_games(), **extra)
+                   organizer=service.may_organize(member), tournament_games=_tournament_games(),
+                   hands_games=_hands_games(), **extra)
 
 
 @router.get("/tournaments", response_class=HTMLResponse)
@@ -71,8 +80,8 @@ def spec_from_form(club, form: dict[str, str]) -> service.TournamentSpec:
     game = game_of(form.get("game"))
     prefix = f"{game.code}."
     settings = game.settings_from_form({k[len(prefix):]: v for k, v in form.items() if k.startswith(prefix)})
-    try:
-        start = datetime.strptime(form.get("start_at", ""), "%Y-%m-%dT%H:%M").replace(tzinfo=CLUB_ZONE)
+    try:  # the wall time of the zone the form was filled in (its "tz", else the Club's)
+        start = zones.wall_time(form.get("start_at", ""), zones.form_zone(form.get("tz")))
     except ValueError:
         raise Invalid("the start is a date and a time", code="invalid_start") from None
     points = (form.get("place_points") or "").replace(",", " ").split()
@@ -108,11 +117,28 @@ async def create_post(request: Request, club: ClubDep, member: OptionalMemberDep
     return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
 
 
+def join_closed(data: dict[str, Any], member: CurrentMember) -> str | None:
+    """Why the page offers a member who does not play in the tournament no way to join
+    (an error code of app/web/strings.py), or None: he plays, or he may join."""
+    me = data.get("me") or {}
+    if me.get("registered"):
+        return None
+    if me.get("removed"):
+        return "removed"
+    if me.get("withdrawn"):  # for good (T10)
+        return "withdrawn"
+    if data["status"] in ("finished", "cancelled"):
+        return "tournament_over"
+    if member.role == "bot" and not data["bots_allowed"]:
+        return "bots_not_allowed"
+    return None if me.get("may_join") else "registration_closed"  # T7: half of the rounds have started
+
+
 def _detail_ctx(request: Request, club, member: CurrentMember, tournament_id: int, **extra: Any) -> dict[str, Any]:
     data = service.detail(club, tournament_id, member)
     game = game_of(data["game"])
     now = club.clock.now()
-    return context(request, member, t=data, game=game, now=now.isoformat(),
+    return context(request, member, t=data, game=game, now=now.isoformat(), join_closed=join_closed(data, member),
                    seconds_to_next=service.seconds_until(
                        datetime.fromisoformat(data["next_round_at"]) if data["next_round_at"] else None, now),
                    **extra)
