@@ -14,7 +14,7 @@ from app.bots.limits import BotLimits
 from app.clock import Clock
 from app.config import Settings
 from app.db import Database
-from app.parties.events import FinishedNotices
+from app.parties.events import FinishedNotices, LeftHooks
 from app.realtime import Hub
 from app.tables.cache import TableCache
 from app.tables.viewers import Viewers
@@ -36,6 +36,8 @@ class Club:
     writer: WordWriter | None = None
     # Subscribers to the end of a partie (ratings, statistics): app/parties/events.py.
     finished: FinishedNotices = field(default_factory=FinishedNotices)
+    # Hooks on a member leaving a running partie for good (a tournament withdraws him).
+    left: LeftHooks = field(default_factory=LeftHooks)
     # The replay's analyses, computed in worker processes (app/analysis/).
     analyses: WorkerPool = field(default_factory=WorkerPool)
     # Who has which table open (players and spectators): app/tables/viewers.py.

@@ -106,6 +106,22 @@ def test_a_player_of_fewer_than_half_the_boards_is_not_ranked_and_comes_last():
     assert [s.rank for s in rows[:4]] == [1, 2, 3, 3]  # 4 (75%), 1 (50%), then 2 and 3 (25%)
 
 
+def test_a_withdrawn_player_is_listed_last_with_his_score_and_not_ranked():
+    """T7, T10: his boards stay in the others' comparisons; he is listed, never ranked."""
+    results = two_tables_two_boards() + [br(2, 1, 1, 0, 5, 100), br(2, 1, 2, 0, 1, 0)]
+    rows = duplicate_standings(results, True, [1, 2, 3, 4, 5, 6], boards_total=4, withdrawn={4})
+    by = {s.player: s for s in rows}
+    assert by[4].withdrawn and not by[4].ranked and by[4].rank is None and by[4].score == 75.0
+    assert not any(by[p].withdrawn for p in (1, 2, 3, 5, 6))
+    assert [s.player for s in rows] == [1, 2, 3, 5, 6, 4]  # the too-few-boards first, the withdrawn last
+    assert [s.rank for s in rows[:3]] == [1, 2, 2]
+    # svajcarski: 3 withdrew after round 1; his points stay in his table-mates' Buchholz
+    rows = swiss_standings(six_players_two_rounds(), [1, 2, 3, 4, 5, 6], rounds_played=2, withdrawn={3})
+    assert [(s.player, s.rank, s.withdrawn) for s in rows][-1] == (3, None, True)
+    assert [s.rank for s in rows[:5]] == [1, 2, 3, 4, 5]
+    assert {s.player: s.tiebreaks for s in rows}[1] == (8.0, 14.0)
+
+
 def test_the_robot_field_counts_in_every_comparison_but_ranks_no_one():
     results = [br(1, 1, 1, 0, 1, 10), br(1, 1, 2, 0, 2, 5), br(1, 1, 9, 0, None, 7)]
     mp = matchpoints(results, True)

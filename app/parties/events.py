@@ -1,4 +1,5 @@
-"""What happens when a partie ends: a notice after the commit, for whoever subscribes.
+"""What happens when a partie ends: a notice after the commit, for whoever subscribes; and
+when a member leaves a running partie for good: hooks inside that transaction.
 
 The word path only publishes (:func:`app.tables.service.apply_words`, after the commit
 of the word that ended the partie); subscribers (ratings, statistics) run one after
@@ -15,7 +16,12 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from app.db.models import Partie
 
 log = logging.getLogger("klub.parties")
 
@@ -69,3 +75,33 @@ class FinishedNotices:
             executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True)
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    """A member left a running partie for good (app/parties/leaving.py): his seat is the
+    computer player's in ``session``'s transaction, not yet committed."""
+
+    session: Session
+    partie: Partie
+    member_id: int
+
+
+# A hook writes what follows from it in the same transaction (it commits with the seat or
+# not at all) and may return what to do once it has committed (a notice).
+LeftHook = Callable[[SeatLeft], Callable[[], None] | None]
+
+
+class LeftHooks:
+    """Who must know that a member left his seat (a tournament withdraws him, T10): run
+    inside the leaving transaction, in the order subscribed; an error fails the leaving."""
+
+    def __init__(self) -> None:
+        self._hooks: list[LeftHook] = []
+
+    def subscribe(self, hook: LeftHook) -> None:
+        self._hooks.append(hook)
+
+    def during(self, notice: SeatLeft) -> list[Callable[[], None]]:
+        """Run every hook; what they ask to do after the commit."""
+        return [after for hook in list(self._hooks) if (after := hook(notice)) is not None]

@@ -3,7 +3,9 @@
 - :func:`leave`: a computer player takes his seat for the rest of the partie at once
   (the seat is ``taken_over``, as when the others agree to it, ``app/tables/presence.py``);
   his name stays on the seat, in the record and the archive, and the partie leaves his
-  running tables ("Moji stolovi") and his unread count.
+  running tables ("Moji stolovi") and his unread count. What else follows is told to
+  ``club.left``'s hooks inside the same transaction (a tournament table: he withdraws
+  from the tournament, rulings T10, app/tournaments/withdrawal.py).
 - :func:`end`: a partie whose other seats are all computer players (or members whose
   seats computer players took over) ends at once as ``abandoned``: no rating (only
   finished parties are rated), nothing more is played, and it is gone from his running
@@ -19,6 +21,7 @@ from app.db.models import Partie, PartieSeat
 from app.errors import Conflict
 from app.members.service import CurrentMember
 from app.parties import slow
+from app.parties.events import SeatLeft
 from app.parties.lookup import my_running_seat, seats_info
 from app.realtime import notices
 
@@ -49,12 +52,15 @@ def leave(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
                 other.takeover_votes = [v for v in other.takeover_votes if v != row.seat]
         row.reclaimable = False  # left for good: not to be taken back
         slow.resettle(club, s, partie)  # a slow partie: my clock stops
+        afters = club.left.during(SeatLeft(s, partie, member.id))
         out = {"status": partie.status, "seats": seats_info(partie)}
         game = partie.game
     club.notify_partie(partie_id, {"kind": "seats"})
     club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})
     notices.tell(club.hub, [member.id], "answered", partie=partie_id, by=member.name, game=game)
     club.poke_bots(partie_id)
+    for after in afters:
+        after()
     return out
 
 

@@ -106,7 +106,8 @@ def propose_rematch(partie_id: int, member: MemberDep, club: ClubDep, response: 
 
 @router.post(
     "/parties/{partie_id}/hand-over",
-    summary="Leave a running partie for good: a computer player plays my seat from now on",
+    summary="Leave a running partie for good: a computer player plays my seat from now on "
+            "(at a tournament table this withdraws me from the tournament, rulings T10)",
     responses={403: {"description": "not a player of this partie"},
                409: {"description": "the partie is not running, or a computer player already plays my seat"}},
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from app.db.models import Partie
+from app.db.models import Partie, TournamentRound
 from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
 from app.parties.slow import is_slow, slow_frame
 from app.tables.cache import Snapshot
@@ -31,7 +31,16 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dic
             frame = state_frame(partie, table.latest, seat)
         if is_slow(partie.timer_seconds):  # every seat's clock (app/parties/slow.py)
             frame["slow"] = slow_frame(s, partie, club.clock.now())
+        if partie.tournament_id is not None:
+            frame["round_time_up"] = round_time_up(s, partie)
         return frame
+
+
+def round_time_up(s, partie: Partie) -> bool:
+    """A tournament table whose round's deadline has passed: the computer players finish
+    it (rulings T3, app/tournaments/rounds.py), and the table says so to everyone."""
+    rnd = s.get(TournamentRound, (partie.tournament_id, partie.tournament_round))
+    return bool(rnd is not None and rnd.overdue)
 
 
 def cached_event_texts_since(

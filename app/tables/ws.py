@@ -9,7 +9,9 @@ Server frames (every one carries ``version``, the partie version it reflects):
   app/tables/frames.py), its ``legal`` words, the turn (``to_act``) and the seats that
   may speak out of turn (``may_speak``); versions come one by one, without gaps;
 - ``ack`` / ``error``: the answer to the client's ``action`` (by its ``id``);
-- ``seats`` (away, computer takeover; a slow partie's clocks as ``slow``), ``chat``, ``pong``;
+- ``seats`` (away, computer takeover; a slow partie's clocks as ``slow``; at a tournament
+  table ``round_time_up``, as in the state: its round's deadline passed and the computer
+  players finish the partie), ``chat``, ``pong``;
 - ``watchers``: the names of the members watching the table (spectators) whenever one
   comes or goes (the ``state`` frame, and the ``seats`` frame of a reconnection, carry
   them as ``watchers`` too).
@@ -229,6 +231,8 @@ class TableConnection:
             frame = {"type": "seats", "version": self.sent_version, "seats": summary["seats"]}
             if "slow" in summary:  # a slow partie's clocks changed with the seats (app/parties/slow.py)
                 frame["slow"] = summary["slow"]
+            if "round_time_up" in summary:  # a tournament round's deadline passed (app/tables/reads.py)
+                frame["round_time_up"] = summary["round_time_up"]
             async with self.send_lock:
                 await self.send(frame)
         elif kind == "chat":

@@ -19,6 +19,7 @@ from app.club import Club
 from app.db.models import Partie, Tournament
 from app.games.descriptor import GameDescriptor
 from app.parties.lookup import open_table
+from app.tournaments import withdrawal
 from app.tournaments.scoring import (
     BoardResult,
     RoundPlaces,
@@ -65,9 +66,10 @@ def boards_of_round(results: Sequence[Mapping[str, Any]]) -> int:
 def standings(t: Tournament, game: GameDescriptor, rounds: Sequence[tuple[int, Sequence[Mapping[str, Any]]]],
               ) -> list[Standing]:
     """The standings after the ended ``rounds`` ((round number, its tables' results)),
-    best first."""
+    best first; the withdrawn listed, not ranked (T7, T10); the removed not listed."""
     rules = game.tournament
     players = [p.member_id for p in t.players if not p.removed]
+    withdrawn = {p.member_id for p in t.players if withdrawal.withdrawn(p)}
     if t.format == DUPLIKAT:
         results = [
             BoardResult(round_no, board, table["table_no"], seat, table["players"][seat], float(value))
@@ -77,7 +79,7 @@ def standings(t: Tournament, game: GameDescriptor, rounds: Sequence[tuple[int, S
             for seat, value in enumerate(values)
         ]
         total = sum(boards_of_round(tables) for _, tables in rounds)
-        return duplicate_standings(results, rules.boards_higher_better(t.settings), players, total)
+        return duplicate_standings(results, rules.boards_higher_better(t.settings), players, total, withdrawn)
     sign = 1.0 if rules.totals_higher_better(t.settings) else -1.0
     places = [
         RoundPlaces(round_no, table["table_no"], tuple(table["players"]),
@@ -87,7 +89,7 @@ def standings(t: Tournament, game: GameDescriptor, rounds: Sequence[tuple[int, S
         if table["table_no"] != ROBOT_TABLE
     ]
     joined = {p.member_id: p.joined_round for p in t.players}
-    return swiss_standings(places, players, len(rounds), joined)
+    return swiss_standings(places, players, len(rounds), joined, withdrawn)
 
 
 def order_for_seating(standings_now: Sequence[Standing], active: Sequence[int]) -> list[int]:

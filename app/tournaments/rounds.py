@@ -29,12 +29,13 @@ from app.club import Club
 from app.clock import wait_woken, waker
 from app.db.database import for_update
 from app.bots.references import levels_of
-from app.db.models import Partie, PartieSeat, Rating, Tournament, TournamentRound
+from app.db.models import Member, Partie, PartieSeat, Rating, Tournament, TournamentRound
 from app.games.descriptor import GameDescriptor
 from app.parties.events import PartieFinished
 from app.realtime import notices
 from app.tables.engines import game_of
 from app.tournaments import results as res
+from app.tournaments import withdrawal
 from app.tournaments.secret import round_seed
 from app.tournaments.seating import Table, first_round, next_round
 
@@ -134,11 +135,17 @@ def _start_round(s: Session, t: Tournament, game: GameDescriptor, now: datetime,
         numbered.append((res.ROBOT_TABLE, Table((None,) * size)))
     # The Club's computer players entered as players (the bot ladder's references,
     # app/bots/references.py): a computer seat of their level that keeps their account.
-    references = levels_of(s, [m for _, table in numbered for m in table.seats])
+    members = [m for _, table in numbered for m in table.seats if m is not None]
+    references = levels_of(s, members)
+    # A person is away until he opens his table (his socket marks him there, app/tables/
+    # presence.py): his table-mates may hand his seat to the computer player as at any live
+    # table rather than wait his timer at each decision. Bot accounts play over the API.
+    bot_accounts = set(s.scalars(select(Member.id).where(Member.id.in_(members), Member.bot_owner_id.is_not(None))))
     for table_no, table in numbered:
         seats = [
             PartieSeat(seat=i, kind="bot", bot=references[m], member_id=m, answer="accepted") if m in references
-            else PartieSeat(seat=i, kind="member", member_id=m, answer="accepted") if m is not None
+            else PartieSeat(seat=i, kind="member", member_id=m, answer="accepted", away=m not in bot_accounts)
+            if m is not None
             else PartieSeat(seat=i, kind="bot", bot=ROBOT_LEVEL, answer="accepted")
             for i, m in enumerate(table.seats)
         ]
@@ -176,7 +183,7 @@ def _end_round(club: Club, s: Session, t: Tournament, game: GameDescriptor, rnd:
 
 def standing_row(st) -> dict[str, Any]:
     return {"player": st.player, "rank": st.rank, "score": st.score, "played": st.played,
-            "tiebreaks": list(st.tiebreaks), "ranked": st.ranked}
+            "tiebreaks": list(st.tiebreaks), "ranked": st.ranked, "withdrawn": st.withdrawn}
 
 
 def _overdue(t: Tournament, game: GameDescriptor, rnd: TournamentRound, parties: list[Partie],
@@ -294,7 +301,8 @@ def unfinished_rounds(club: Club) -> list[int]:
 
 
 def subscribe(club: Club) -> None:
-    """A tournament partie that ends may end its round."""
+    """A tournament partie that ends may end its round; a member who leaves his table
+    withdraws (T10, app/tournaments/withdrawal.py)."""
     def on_finished(notice: PartieFinished) -> None:
         with club.db.read() as s:
             tournament_id = s.scalar(select(Partie.tournament_id).where(Partie.id == notice.partie_id))
@@ -302,6 +310,7 @@ def subscribe(club: Club) -> None:
             advance(club, tournament_id)
 
     club.finished.subscribe(on_finished)
+    withdrawal.subscribe(club)
 
 
 async def watch_tournaments(club: Club) -> None:

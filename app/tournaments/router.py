@@ -70,7 +70,9 @@ def register(tournament_id: int, member: MemberDep, club: ClubDep):
     return service.register(club, member, tournament_id)
 
 
-@router.post("/tournaments/{tournament_id}/leave", summary="Undo my registration, or withdraw between rounds")
+@router.post("/tournaments/{tournament_id}/leave",
+             summary="Undo my registration (before my first round), or withdraw for good (T7, T10): "
+                     "a table I still play in the running round goes to the computer player")
 def leave(tournament_id: int, member: MemberDep, club: ClubDep):
     return service.leave(club, member, tournament_id)
 

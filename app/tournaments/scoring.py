@@ -5,7 +5,7 @@ the Swiss standings (T5, T7). Plain numbers in, standings out; the games' own re
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 Key = tuple[int, int, int, int]  # (round_no, board, table_no, seat)
@@ -32,11 +32,12 @@ class BoardResult:
 @dataclass
 class Standing:
     player: int
-    rank: int | None  # None: not ranked (too few boards played)
+    rank: int | None  # None: not ranked (too few boards played, or withdrawn)
     score: float  # duplikat: percent of the matchpoints possible; svajcarski: place points
     played: int  # boards (duplikat) or rounds (svajcarski) played
     tiebreaks: tuple[float, ...]  # duplikat: (matchpoints, possible); svajcarski: (Buchholz, total result)
     ranked: bool
+    withdrawn: bool = False  # T7, T10: listed with his score, never ranked
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,10 @@ def _count_below(values: list[float], x: float) -> int:
 
 
 def _ranked_order(rows: list[Standing], key: Mapping[int, tuple[float, ...]]) -> list[Standing]:
-    """Ranked players first (best key first, equal keys sharing a rank), then the rest."""
+    """Ranked players first (best key first, equal keys sharing a rank), then the rest (the
+    withdrawn last)."""
     ranked = sorted((s for s in rows if s.ranked), key=lambda s: tuple(-k for k in key[s.player]))
-    rest = sorted((s for s in rows if not s.ranked), key=lambda s: tuple(-k for k in key[s.player]))
+    rest = sorted((s for s in rows if not s.ranked), key=lambda s: (s.withdrawn, *(-k for k in key[s.player])))
     previous: tuple[float, ...] | None = None
     for i, s in enumerate(ranked):
         k = key[s.player]
@@ -107,12 +109,13 @@ def _ranked_order(rows: list[Standing], key: Mapping[int, tuple[float, ...]]) ->
 
 
 def duplicate_standings(results: Sequence[BoardResult], higher_better: bool, players: Sequence[int],
-                        boards_total: int) -> list[Standing]:
+                        boards_total: int, withdrawn: Collection[int] = ()) -> list[Standing]:
     """The duplikat standings (T4, T7): each player's matchpoints over those possible on
     the boards he played, in percent; ranked if he played at least half of
-    ``boards_total`` boards; ranked players first, best first, equal scores sharing a
-    rank. Boards no other table played (nothing possible) leave the score alone; a
-    player with nothing possible scores 50 (no comparison: neither better nor worse)."""
+    ``boards_total`` boards and is not ``withdrawn`` (T10); ranked players first, best
+    first, equal scores sharing a rank. Boards no other table played (nothing possible)
+    leave the score alone; a player with nothing possible scores 50 (no comparison:
+    neither better nor worse)."""
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
     points = matchpoints(results, higher_better)
@@ -131,19 +134,22 @@ def duplicate_standings(results: Sequence[BoardResult], higher_better: bool, pla
     for p in players:
         played = len(boards.get(p, ()))
         score = 100.0 * mp[p] / possible[p] if possible[p] > 0 else (50.0 if played else 0.0)
-        rows.append(Standing(p, None, score, played, (mp[p], possible[p]), played > 0 and 2 * played >= boards_total))
+        out = p in withdrawn
+        rows.append(Standing(p, None, score, played, (mp[p], possible[p]),
+                             played > 0 and 2 * played >= boards_total and not out, out))
         key[p] = (score,)
     return _ranked_order(rows, key)
 
 
 def swiss_standings(rounds: Sequence[RoundPlaces], players: Sequence[int], rounds_played: int,
-                    joined: Mapping[int, int] | None = None) -> list[Standing]:
+                    joined: Mapping[int, int] | None = None, withdrawn: Collection[int] = ()) -> list[Standing]:
     """The svajcarski standings (T5, T7): place points, then Buchholz (the sum of the
     final points of each table-mate of each round played, computer players left out),
     then the better total result (the sum of the player's totals). Only rounds up to
     ``rounds_played`` count. A player who joined late (``joined[p]``: his first round)
     gets, for each round before it, the lowest place points of that round's tables.
-    Everyone listed is ranked; ties in all three share a rank."""
+    Everyone listed is ranked but the ``withdrawn`` (T7, T10: listed after the ranked, their
+    points still in their table-mates' Buchholz); ties in all three share a rank."""
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
     counted = [rp for rp in rounds if rp.round_no <= rounds_played]
@@ -172,6 +178,6 @@ def swiss_standings(rounds: Sequence[RoundPlaces], players: Sequence[int], round
     key: dict[int, tuple[float, ...]] = {}
     for p in players:
         buchholz = sum(points[q] for q in mates.get(p, ()))
-        rows.append(Standing(p, None, points[p], played[p], (buchholz, total[p]), True))
+        rows.append(Standing(p, None, points[p], played[p], (buchholz, total[p]), p not in withdrawn, p in withdrawn))
         key[p] = (points[p], buchholz, total[p])
     return _ranked_order(rows, key)

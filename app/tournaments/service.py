@@ -25,7 +25,7 @@ from app.members.service import CurrentMember
 from app.parties.lookup import BOT_NAMES, seat_of
 from app.tables.engines import game_of
 from app.tournaments import results as res
-from app.tournaments import rounds
+from app.tournaments import rounds, withdrawal
 from app.tournaments.secret import commitment, new_secret, round_seed
 
 ORGANIZER_ROLES = ("admin", "organizer")
@@ -138,45 +138,28 @@ def late_join_open(t: Tournament) -> bool:
 def register(club: Club, member: CurrentMember, tournament_id: int) -> dict[str, Any]:
     with club.db.write() as s:
         t = _locked(club, s, tournament_id)
+        row = s.get(TournamentPlayer, (t.id, member.id))
+        if row is not None and row.removed:
+            raise Forbidden("the organizer removed you from this tournament", code="removed")
+        if row is not None and row.left_round is not None:  # after his first round began: for good (T10)
+            raise Conflict("you withdrew from this tournament", code="withdrawn")
         if not late_join_open(t):
             raise Conflict("registration is closed: half of the rounds have started", code="registration_closed")
         if member.role == "bot" and not t.bots_allowed:
             raise Forbidden("this tournament does not allow bots", code="bots_not_allowed")
-        row = s.get(TournamentPlayer, (t.id, member.id))
-        if row is not None and row.removed:
-            raise Forbidden("the organizer removed you from this tournament", code="removed")
         # Fair play: any two players may meet at a table, so never a bot and its owner.
         check_together(s, [*(p.member_id for p in t.players if not p.removed and p.left_round is None), member.id])
         if row is not None and row.left_round is None:
             raise Conflict("you are registered already", code="already_registered")
         first = t.current_round + 1  # a late join plays from the next round (T7)
-        if row is None:
-            s.add(TournamentPlayer(tournament_id=t.id, member_id=member.id, joined_round=first,
-                                   joined_at=club.clock.now()))
-        else:  # back after a withdrawal: the rounds in between count as missed
-            row.left_round = None
-            row.joined_round = max(row.joined_round, first) if t.current_round else row.joined_round
+        s.add(TournamentPlayer(tournament_id=t.id, member_id=member.id, joined_round=first,
+                               joined_at=club.clock.now()))
     _changed(club, tournament_id)
     return {"registered": True, "from_round": first}
 
 
-def leave(club: Club, member: CurrentMember, tournament_id: int) -> dict[str, Any]:
-    """Before the start the registration is undone; afterwards he withdraws: he plays no
-    round that starts from now on, and the rounds he played stay in the others' scores (T7).
-    A round he is playing he finishes, or leaves its table (a computer player takes his seat)."""
-    with club.db.write() as s:
-        t = _locked(club, s, tournament_id)
-        row = s.get(TournamentPlayer, (t.id, member.id))
-        if row is None or row.left_round is not None or row.removed:
-            raise Conflict("you are not registered", code="not_registered")
-        if t.status == "finished":
-            raise Conflict("this tournament is over", code="tournament_over")
-        if t.current_round == 0:
-            s.delete(row)
-        else:
-            row.left_round = t.current_round + 1
-    _changed(club, tournament_id)
-    return {"registered": False}
+# "Povuci": undo a registration, or withdraw for good (T7, T10): app/tournaments/withdrawal.py.
+leave = withdrawal.leave
 
 
 def remove_player(club: Club, member: CurrentMember, tournament_id: int, name: str) -> dict[str, Any]:
@@ -400,7 +383,7 @@ def detail(club: Club, tournament_id: int, member: CurrentMember | None) -> dict
                       if t.status == "finished" else None),
             "players": [
                 {"name": names.get(p.member_id, "?"), "joined_round": p.joined_round, "left_round": p.left_round,
-                 "removed": p.removed}
+                 "removed": p.removed, "withdrawn": withdrawal.withdrawn(p)}
                 for p in t.players
             ],
             "registered_players": [names.get(p.member_id, "?") for p in registered],
@@ -409,7 +392,9 @@ def detail(club: Club, tournament_id: int, member: CurrentMember | None) -> dict
             "me": {
                 "registered": bool(my_row and not my_row.removed and my_row.left_round is None),
                 "removed": bool(my_row and my_row.removed),
-                "may_join": late_join_open(t) and not (my_row and (my_row.removed or my_row.left_round is None)),
+                "withdrawn": bool(my_row and withdrawal.withdrawn(my_row)),
+                "plays_from": my_row.joined_round if my_row else None,  # his first round
+                "may_join": late_join_open(t) and my_row is None,
                 "organizer": bool(member and (member.is_admin or member.id == t.organizer_id)),
             } if member else None,
         }
@@ -417,7 +402,7 @@ def detail(club: Club, tournament_id: int, member: CurrentMember | None) -> dict
 
 
 def _from_row(row: dict[str, Any]) -> dict[str, Any]:
-    return dict(row)
+    return {"withdrawn": False, **row}  # final standings kept before withdrawals were listed
 
 
 def traveller(club: Club, tournament_id: int, round_no: int, board: int, member: CurrentMember | None) -> dict[str, Any]:

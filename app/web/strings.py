@@ -60,6 +60,7 @@ ERROR_TEXTS = {
     "already_registered": N_("You are registered already."),
     "not_registered": N_("Not registered in this tournament."),
     "removed": N_("The organizer removed you from this tournament."),
+    "withdrawn": N_("You withdrew from this tournament; a withdrawal is for good."),
     "tournament_over": N_("This tournament is over."),
     "no_round_left": N_("No round is left to start."),
     "round_running": N_("The round is still being played."),
@@ -165,6 +166,8 @@ JS_STRINGS = [
     # a decision whose time ran out, said by the computer; who watches the table
     N_("Time ran out: the computer said “{word}” for {name}"),
     N_("Time ran out: the computer played {word} for {name}"), N_("Watching ({n}): {names}"),
+    # a tournament round's deadline passed (rulings T3)
+    N_("The round's time is up: the computer finishes the partie"),
     # a bot account's seat (app/bots/)
     N_("{name} (bot of {owner})"),
     # why a preferans hand ended, and its numbers

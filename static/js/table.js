@@ -103,6 +103,7 @@
       ctl.held = null;
       if ("watchers" in f) ctl.watchers = f.watchers || [];
       ctl.timeout = f.timeout ? { seat: f.timeout.seat, word: f.timeout.word, deal: f.deal_index } : null;
+      ctl.roundUp = f.round_time_up;
       if (!("view" in f)) { ctl.view = null; ctl.legal = []; ctl.toAct = []; ctl.maySpeakSeats = []; ctl.version = f.version; }
       applyFrame(f);
       render();
@@ -120,6 +121,7 @@
       ctl.seats = f.seats;
       if ("watchers" in f) ctl.watchers = f.watchers || [];
       if (f.slow) ctl.slow = f.slow;
+      if (f.round_time_up) ctl.roundUp = true;
       render();
     },
     watchers(f) { ctl.watchers = f.watchers || []; paintWatchers(); },
@@ -181,10 +183,10 @@
     if (G.wordText) return G.wordText(w);
     return K.T("word:" + w);
   };
-  function paintTimeout() {
-    const t = ctl.timeout;
-    K.setIfChanged(ui.timeout, "hidden", !t);
-    if (!t) { K.setIfChanged(ui.timeout, "textContent", ""); return; }
+  function paintTimeout() { // a tournament round's deadline passed: that note instead, for good
+    const t = ctl.timeout, up = ctl.roundUp && K.T("The round's time is up: the computer finishes the partie");
+    K.setIfChanged(ui.timeout, "hidden", !t && !up);
+    if (up || !t) { K.setIfChanged(ui.timeout, "textContent", up || ""); return; }
     const values = { word: ctl.wordText(t.word), name: ctl.name(t.seat) };
     K.setIfChanged(ui.timeout, "textContent", CARD_RE.test(t.word)
       ? K.T("Time ran out: the computer played {word} for {name}", values)
