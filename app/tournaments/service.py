@@ -360,8 +360,8 @@ def detail(club: Club, tournament_id: int, member: CurrentMember | None) -> dict
                 hidden = running and p.table_no == res.ROBOT_TABLE
                 if hidden:
                     continue
-                # T8: while the round runs, a player of the tournament sees only his own table
-                visible = not running or not my_row or p.id == mine
+                # T8, T11: while the round runs, a table is open only to its own players
+                visible = not running or p.id == mine
                 rows.append(_table_row(p, names, visible))
             out_rounds.append({
                 "round": r.round_no, "started_at": r.started_at.isoformat(), "deadline_at": r.deadline_at.isoformat(),
