@@ -28,7 +28,7 @@
     return box;
   }
 
-  /* A row of played cards, each with who played it (Kvart's chains, the Fast train). */
+  /* Played cards, each with its player (Kvart, the Fast train). */
   function playedRow(ctl, plays, cls) {
     const row = K.el("span.layout-cards.played-row" + (cls ? "." + cls : ""));
     plays.forEach(([s, c]) => row.append(C().card(c, { small: true, cls: `by-${ctl.rel(s)}` })));
@@ -47,7 +47,7 @@
     return box;
   }
 
-  /* Lórum's 101: the running total, the last cards on the pile and the stock left. */
+  /* Lórum's 101: the total, the pile's last cards, the stock left. */
   function pile(ctl, deal) {
     const box = K.el("div.layout.pile", { role: "group", "aria-label": "101" });
     box.append(K.el("p.layout-start.total", null, K.T("Total") + ": ", K.el("b", { id: "pile-total", text: String(deal.total) }), " / 101"));
@@ -78,7 +78,7 @@
     return text;
   }
 
-  /* The bet prompt's unit and stakes (the view's bet_terms): "how many hearts: exactly -10, otherwise +10". */
+  /* The bet prompt's unit and stakes (the view's bet_terms). */
   const BET_ASKS = {
     hearts: "How many hearts will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
     queens: "How many queens will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again",
@@ -140,7 +140,7 @@
     return said === null || said === undefined ? null : K.el("span.chip.prediction", { title: K.T("Prediction") }, `${K.T("Prediction")}: ${said}`);
   }
 
-  /* -- why a deal ended as it did: the view's deal_ends (app/games/lora/deal_end.py) -- */
+  /* -- why a deal ended: the view's deal_ends -- */
 
   const short = (c) => `${C().rankLabel(c)}${C().SYMBOL[c[1]]}`;
   const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
@@ -190,7 +190,7 @@
     }
   }
 
-  /* An ended deal: its number and contract, each reason, 101's pile, what each got. */
+  /* An ended deal: number, contract, reasons, 101's pile, what each got. */
   function dealEndBox(ctl, end, names, heading) {
     const no = (end.slot ?? end.index) + 1;
     const title = typeof end.contract === "string" ? K.sheets.named(end.contract, (ctl && ctl.settings) || {})
@@ -213,7 +213,7 @@
     return box;
   }
 
-  /* The side panel: the last deal's end (and a void deal's before it) until the next one ends. */
+  /* The side panel: the last deal's end (and a void one's before it). */
   let lastEndKey = "";
   function paintDealEnds(ctl, ui, v, names) {
     const ends = v.deal_ends || [];

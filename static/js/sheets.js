@@ -26,8 +26,7 @@
     const names = K.game.contracts || [];
     return names.length ? names[k % names.length] : "";
   };
-  /* A contract named by its code (house rules); "?" while its first player still chooses.
-     A traveller names contracts the same way (GameDescriptor.contract_name, contract_key). */
+  /* A contract by its code (house rules; as GameDescriptor.contract_name); "?" while chosen. */
   S.named = (code, settings) => {
     if (code === null || code === undefined) return "?";
     const names = K.game.contract_names || {};

@@ -117,7 +117,7 @@
       render();
     },
     seats(f) {
-      // who sits where, who is away, who agreed to a takeover (a change of status comes as a whole state frame)
+      // seats, who is away, takeover votes (a new status comes as a state frame)
       ctl.seats = f.seats;
       if ("watchers" in f) ctl.watchers = f.watchers || [];
       if (f.slow) ctl.slow = f.slow;
@@ -245,7 +245,7 @@
     if (extra) parts.push(extra);
     const clock = ctl.slow && K.slowSeat(ctl, s, info);
     if (clock) parts.push(clock);
-    // Away seat (slow: three timed-out words): the others may agree to hand it to a computer player.
+    // Away seat (slow: three timed-out words): the others may hand it to a computer.
     const votable = ctl.slow ? info.timeouts >= ctl.slow.timeouts_for_vote : info.away;
     if (votable && !info.computer && ctl.status === "running") {
       const voters = info.takeover_votes || [];
@@ -313,7 +313,7 @@
     if (winner !== undefined && winner !== null) area.append(K.el("p.trick-note", { text: K.T("The trick goes to {name}", { name: ctl.name(winner) }) }));
     return area;
   };
-  /* The trick to draw in the middle: the one in play, else the finished one until the next card. */
+  /* The trick in the middle: the one in play, else the last one until the next card. */
   ctl.trickOnTable = function (current) {
     if (current && current.length) return ctl.trickArea(current, null);
     const held = ctl.held;
@@ -363,14 +363,14 @@
     const others = ctl.seats.some((x) => x.seat !== ctl.seat && x.kind === "member" && !x.computer);
     const leave = $("leave-choice");
     const end = $("end-choice");
-    // a tournament table is played to its end: leaving is always the way out (data-always)
+    // a tournament table: leaving is the only way out (data-always)
     if (leave) K.setIfChanged(leave, "hidden", !(playing && (others || "always" in leave.dataset)));
     if (end) K.setIfChanged(end, "hidden", !(playing && !others));
     const back = $("reclaim-form"); // a slow partie: my seat voted to a computer player
     if (back) K.setIfChanged(back, "hidden", !(mine.reclaimable && mine.taken_over && ctl.status === "running"));
   }
 
-  /* An error stays until it is closed (its button, Escape) or replaced by the next one or a move. */
+  /* An error stays until closed, replaced, or a move. */
   function showError(text) {
     ctl.error = text || null;
     ui.errorText.textContent = ctl.error || "";
@@ -487,10 +487,10 @@
     const word = from && from.word && decisionParts.map((p) => p.querySelector(
       `button.word[data-word="${CSS.escape(from.word)}"]:not([disabled])`)).find(Boolean);
     const firstWord = () => ui.center.querySelector("button.word:not([disabled])") || ui.controls.querySelector("button:not([disabled])");
-    // Never onto an offer by itself: only on my turn does the focus go to a card or a word.
+    // Only on my turn does the focus go to a card or a word (never onto an offer).
     const pick = word || (ctl.myTurn() ? firstCard() || firstWord() : null);
     const target = pick || ui.hand;
-    // focus() lays the page out (is it focusable?) even when it has the focus already
+    // focus() lays the page out even when it has the focus
     if (target !== a) target.focus({ preventScroll: true });
   }
 
