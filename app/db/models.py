@@ -351,7 +351,9 @@ class Tournament(Base):
     standings: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True, deferred=True)
 
     players: Mapped[list[TournamentPlayer]] = relationship(
-        order_by="TournamentPlayer.joined_at", lazy="selectin", cascade="all, delete-orphan"
+        # registration order; on a tie (one instant) by member id, the same on every database
+        order_by="[TournamentPlayer.joined_at, TournamentPlayer.member_id]", lazy="selectin",
+        cascade="all, delete-orphan"
     )
 
 
