@@ -41,12 +41,13 @@ lock:
 run: $(VENV)/.installed
 	$(BIN)/python -m app serve
 
-# The browser tests drive Debian's Chromium (tests/test_ui_browser.py); install it once.
-# Under CI (CI=true) a browser that cannot be installed fails the run; elsewhere the
-# browser tests are skipped, each named in the summary.
+# The browser tests drive Debian's Chromium (tests/test_ui_browser.py), and the production
+# shape's test puts Debian's Caddy in front of the Club (tests/test_proxy_https.py); install
+# them once. Under CI (CI=true) one that cannot be installed fails the run; elsewhere its
+# tests are skipped, each named in the summary.
 chromium:
-	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || { \
-	  echo "*** chromium could not be installed: the browser tests will be SKIPPED ***"; \
+	@command -v chromium >/dev/null && command -v caddy >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium caddy >/dev/null) || { \
+	  echo "*** chromium or caddy could not be installed: their tests will be SKIPPED ***"; \
 	  [ "$$CI" != "true" ]; }
 
 # The suite on every core (pytest-xdist: a database and a Redis number per worker), the 15

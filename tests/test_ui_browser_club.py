@@ -16,11 +16,10 @@ import re
 import pytest
 
 from tests.test_ui_browser import register
-from tests.ui_helpers import shot
+from tests.ui_helpers import api, say_something, shot
 from tests.web_helpers import wait_for
 
 PREFERANS = "preferans"
-CARD = re.compile(r"^[789TJQKA][SDHC]$")
 
 
 @pytest.fixture
@@ -39,50 +38,6 @@ def two(browser):  # noqa: F811
     for ctx in contexts:
         ctx.close()
     assert not errors, f"JavaScript errors or CSP violations: {errors}"
-
-
-def api(pg, method: str, path: str, body: dict | None = None) -> dict:
-    """A call of the JSON API from the page (its session, same origin)."""
-    return pg.evaluate(
-        """async ([method, path, body]) => {
-             const r = await fetch(path, {method, headers: {"Content-Type": "application/json"},
-                                          body: body ? JSON.stringify(body) : undefined});
-             return {status: r.status, body: await r.json()};
-           }""", [method, path, body])
-
-
-# The words a member says, best first: answer an offer (an otpis) yes, propose an otpis
-# (ana only), pass, do not follow.
-CHOICES = {True: ("prihvatam", "otpis", "dalje", "ne pratim"), False: ("prihvatam", "dalje", "ne pratim")}
-SIDE_WORDS = ("otpis", "odbijam", "preuzimam pad", "vracam pad")
-CAN_ACT = "() => Klub.table && (Klub.table.finished || (Klub.table.canAct() && !Klub.table.pausing && !Klub.table.sending))"
-
-
-def say_something(pg, proposes_otpis: bool) -> bool:
-    """Say this member's next word if he has one now; False when the partie is over."""
-    state = pg.evaluate("() => ({finished: Klub.table.finished, ready: (" + CAN_ACT + ")(),"
-                        " legal: Klub.table.legal, version: Klub.table.version})")
-    if state["finished"]:
-        return False
-    if not state["ready"] or not state["legal"]:
-        return True
-    legal = state["legal"]
-    # Never a side word by chance: a fall taken over and handed back ("preuzimam pad",
-    # "vracam pad"), each accepted, went round 800 times until the test timed out.
-    word = next((w for w in CHOICES[proposes_otpis] if w in legal), None) or next(
-        (w for w in legal if w not in SIDE_WORDS), None)
-    if word is None:
-        return True  # only words out of turn: wait for the turn
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    target = f"#hand button.card[data-card='{word}']" if CARD.match(word) else f"button.word[data-word='{word}']"
-    try:  # the read may be a moment old (a frame redrew the controls): read again rather than wait
-        pg.click(f"{target}:not([disabled])", timeout=5000)
-    except PlaywrightTimeout:
-        return True
-    pg.wait_for_function("(v) => Klub.table.finished || Klub.table.version > v || !!Klub.table.error",
-                         arg=state["version"], timeout=20000)
-    return True
 
 
 def play_to_the_end(ana, boki) -> None:
