@@ -86,6 +86,39 @@ def _cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_backup(args: argparse.Namespace) -> int:
+    return _backup_command(args, "backup")
+
+
+def _cmd_restore(args: argparse.Namespace) -> int:
+    return _backup_command(args, "restore")
+
+
+def _backup_command(args: argparse.Namespace, command: str) -> int:
+    import sqlite3
+    from pathlib import Path
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from app.config import get_settings
+    from app.db import backup
+
+    url = get_settings().database_url
+    try:
+        if command == "backup":
+            done = backup.backup(url, Path(args.file), args.force, args.pg_dump)
+        else:
+            done = backup.restore(url, Path(args.file), args.force, args.pg_restore)
+    except backup.BackupError as e:
+        print(f"{command}: {e}", file=sys.stderr)
+        return 1
+    except (OSError, sqlite3.Error, SQLAlchemyError) as e:
+        print(f"{command}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    print(done)
+    return 0
+
+
 def first_start_accounts(database_url: str) -> list[tuple[str, str]]:
     """On an empty database: an ``admin`` and a ``demo`` member with fresh passwords."""
     from app.db import Database
@@ -161,6 +194,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ratings", help="ratings: 'rebuild' recomputes every rating from the archive")
     p.add_argument("action", choices=("rebuild",))
     p.set_defaults(func=_cmd_ratings)
+
+    p = sub.add_parser("backup", help="copy the database to FILE while the Club serves (SQLite file, or pg_dump's archive)")
+    p.add_argument("file")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    p.add_argument("--pg-dump", default="pg_dump", help="the pg_dump program (PostgreSQL)")
+    p.set_defaults(func=_cmd_backup)
+
+    p = sub.add_parser("restore", help="load a backup into the database (stop the Club first)")
+    p.add_argument("file")
+    p.add_argument("--force", action="store_true", help="replace a database that is not empty")
+    p.add_argument("--pg-restore", default="pg_restore", help="the pg_restore program (PostgreSQL)")
+    p.set_defaults(func=_cmd_restore)
 
     p = sub.add_parser("serve", help="migrate, create the first accounts if empty, start the web server")
     p.add_argument("--host", default="127.0.0.1")
