@@ -141,31 +141,54 @@ def first_start_accounts(database_url: str) -> list[tuple[str, str]]:
 WS_SLACK = 1024
 
 
+def uvicorn_options(settings) -> dict:
+    """What ``serve`` tells uvicorn beside the address."""
+    from app.tables.ws import MAX_FRAME
+
+    options = {
+        # The table socket answers frames over 16 KB with an error, however the app is
+        # served (app/tables/ws.py); here uvicorn also closes the socket (1009, with a
+        # reason) on a message a little bigger, before it is read whole.
+        "ws_max_size": MAX_FRAME + WS_SLACK,
+        "ws_per_message_deflate": settings.ws_per_message_deflate,
+        # The app reads X-Forwarded-For from KLUB_TRUSTED_PROXIES itself (app/web/proxies.py):
+        # uvicorn's ProxyHeadersMiddleware would replace the proxy's address before the app
+        # sees it. Its list is the same, should anyone turn it on.
+        "proxy_headers": False,
+        "forwarded_allow_ips": settings.trusted_proxies,
+    }
+    if settings.log_format == "json":
+        options["log_config"] = None  # uvicorn's loggers write through the app's JSON handler (app/web/logs.py)
+    return options
+
+
+def _say(settings, lines: list[str]) -> None:
+    """The start's own lines: printed, or JSON log lines like all others (``KLUB_LOG_FORMAT=json``)."""
+    if settings.log_format != "json":
+        print("\n".join(lines), flush=True)
+        return
+    import logging
+
+    for line in lines:
+        logging.getLogger("klub.serve").warning(line)
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.config import get_settings
     from app.db.migrate import upgrade
+    from app.web import logs
 
     settings = get_settings()
+    logs.configure(settings)  # JSON lines (KLUB_LOG_FORMAT=json) from the migration on
     upgrade(settings.database_url)
     created = first_start_accounts(settings.database_url)
     if created:
-        print("=" * 64)
-        print("First start of an empty Club: log in with (shown only this once)")
-        for name, password in created:
-            print(f"  {name:8} {password}")
-        print("=" * 64, flush=True)
-    print(f"Klub: http://{args.host}:{args.port}/  (API: /docs)", flush=True)
-    from app.tables.ws import MAX_FRAME
-
-    # The table socket answers frames over 16 KB with an error, however the app is
-    # served (app/tables/ws.py); here uvicorn also closes the socket (1009, with a reason)
-    # on a message a little bigger, before it is read whole.
-    uvicorn.run(
-        "app.web.main:create_app", factory=True, host=args.host, port=args.port, ws_max_size=MAX_FRAME + WS_SLACK,
-        ws_per_message_deflate=settings.ws_per_message_deflate,
-    )
+        _say(settings, ["=" * 64, "First start of an empty Club: log in with (shown only this once)",
+                        *(f"  {name:8} {password}" for name, password in created), "=" * 64])
+    _say(settings, [f"Klub: http://{args.host}:{args.port}/  (API: /docs)"])
+    uvicorn.run("app.web.main:create_app", factory=True, host=args.host, port=args.port, **uvicorn_options(settings))
     return 0
 
 

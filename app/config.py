@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DATA_DIR = Path("data")
@@ -93,6 +94,25 @@ class Settings(BaseSettings):
     bot_stream_lease_seconds: float = 30.0
     # The bot ladder (app/bots/ladder.py): keep a weekly bots' tournament announced.
     bot_ladder: bool = False
+
+    # The reverse proxies whose X-Forwarded-For, X-Forwarded-Proto and X-Request-ID are
+    # believed (app/web/proxies.py): addresses or networks (CIDR), comma-separated; empty
+    # trusts none. Loopback by default, as uvicorn's own default: a proxy on this machine.
+    trusted_proxies: str = "127.0.0.1,::1"
+    # GET /metrics (app/web/metrics.py) answers loopback and the trusted proxies' addresses,
+    # and anyone who sends this token (Authorization: Bearer ...); everyone else gets a 404.
+    metrics_token: str | None = None
+    # Log lines: "text" (uvicorn's own), or "json": one JSON object a line, with the
+    # request's id (app/web/logs.py).
+    log_format: Literal["text", "json"] = "text"
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_parse(cls, value: str) -> str:
+        from app.web.proxies import parse_networks
+
+        parse_networks(value)  # a typo stops the start instead of trusting nothing silently
+        return value
 
     @property
     def secure_cookies(self) -> bool:

@@ -33,7 +33,7 @@ from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
 from app.tournaments import rounds as tournament_rounds
 from app.tournaments.router import router as tournaments_router
-from app.web import errors, health, notices_ws, pages, push, pwa, security
+from app.web import errors, health, logs, metrics, notices_ws, pages, proxies, push, pwa, security
 from app.web.assets import static_app
 from app.web.nul import NulMiddleware
 
@@ -63,6 +63,7 @@ def include_flat(app: FastAPI, router: APIRouter, in_schema: bool = True) -> Non
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
+    logs.configure(settings)
     if settings.argon2_time_cost and settings.argon2_memory_kib:
         passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
     club = Club.from_settings(settings, clock)
@@ -113,7 +114,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(NulMiddleware)  # inside the security middleware: its refusals get the headers
     app.add_middleware(security.SecurityMiddleware, settings=settings)
     errors.install(app)
-    for router in (members_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, health.router):
+    metrics.install(app, club)  # after the error handlers (it counts them), around the security middleware
+    # Outermost: every layer, uvicorn's access log included, sees the client behind the proxies.
+    app.add_middleware(proxies.ClientMiddleware, trusted=settings.trusted_proxies)
+    for router in (members_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, health.router, metrics.router):
         include_flat(app, router)
     static = ROOT / "static"
     if static.is_dir():

@@ -70,7 +70,8 @@ def render(request: Request, name: str, ctx: dict[str, Any], status: int = 200) 
     response = templates.TemplateResponse(request, name, ctx, status_code=status)
     asked = request.query_params.get("lang")
     if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
-        response.set_cookie(COOKIE, asked, max_age=365 * 86400, samesite="lax", path="/")
+        response.set_cookie(COOKIE, asked, max_age=365 * 86400, samesite="lax", path="/",
+                            secure=request.app.state.club.settings.secure_cookies)
     return response
 
 

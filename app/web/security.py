@@ -2,7 +2,9 @@
 
 - Every HTTP response (pages, API, static files, errors) gets a Content-Security-Policy
   without inline scripts, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
-  same-origin`` and ``X-Frame-Options: DENY``. The policy names ``worker-src 'self'`` and
+  same-origin`` and ``X-Frame-Options: DENY``; when the site is https
+  (``KLUB_SITE_ORIGIN``), also ``Strict-Transport-Security`` (a year, subdomains
+  included), as its cookies are then Secure. The policy names ``worker-src 'self'`` and
   ``manifest-src 'self'`` for the installable Club (``app/web/pwa.py``). Only the API explorer (``/docs``,
   ``/redoc``: FastAPI's pages load Swagger UI from a CDN with an inline script) gets a
   wider script and style source; it still may not be framed or load plugins.
@@ -46,6 +48,7 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
 DOCS_PATHS = ("/docs", "/redoc")
 TOKEN_HEADER = "x-csrf-token"
+HSTS = "max-age=31536000; includeSubDomains"
 FORM_TYPE = "application/x-www-form-urlencoded"
 MAX_FORM_BODY = 64 * 1024
 
@@ -80,6 +83,8 @@ def security_headers(settings: Settings, docs: bool = False) -> list[tuple[bytes
         "x-frame-options": "DENY",
         "cross-origin-opener-policy": "same-origin",
     }
+    if settings.secure_cookies:  # the site is https: browsers come back over https only
+        headers["strict-transport-security"] = HSTS
     return [(k.encode(), v.encode()) for k, v in headers.items()]
 
 

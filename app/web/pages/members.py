@@ -29,7 +29,8 @@ router = APIRouter()
 def switch_language(code: str, request: Request, next: str | None = None):
     response = RedirectResponse(safe_next(next, "/"), status_code=303)
     if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=365 * 86400, samesite="lax", path="/")
+        response.set_cookie(COOKIE, code, max_age=365 * 86400, samesite="lax", path="/",
+                            secure=request.app.state.club.settings.secure_cookies)
     return response
 
 
