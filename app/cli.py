@@ -120,19 +120,31 @@ def _backup_command(args: argparse.Namespace, command: str) -> int:
 
 
 def first_start_accounts(database_url: str) -> list[tuple[str, str]]:
-    """On an empty database: an ``admin`` and a ``demo`` member with fresh passwords."""
+    """On an empty database: an ``admin`` and a ``demo`` member with fresh passwords.
+
+    Instances started together may all find the database empty: the name's unique key
+    decides, and only the instance whose ``admin`` was created gets (and prints) the
+    passwords; the others find the name taken and go on serving."""
     from app.db import Database
+    from app.errors import Conflict
     from app.members.passwords import generate_password
-    from app.members.service import count_members, ensure_admin, register
+    from app.members.service import count_members, register
 
     db = Database(database_url)
     try:
         if count_members(db) > 0:
             return []
-        _, admin_password = ensure_admin(db, "admin")
-        demo_password = generate_password()
-        register(db, "demo", demo_password)
-        return [("admin", admin_password or ""), ("demo", demo_password)]
+        created = []
+        for name, role in (("admin", "admin"), ("demo", "member")):
+            password = generate_password()
+            try:
+                register(db, name, password, role=role)
+            except Conflict:  # name_taken: another instance's first start (or a member) was first
+                if name == "admin":
+                    return []
+                continue
+            created.append((name, password))
+        return created
     finally:
         db.dispose()
 

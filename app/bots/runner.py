@@ -4,7 +4,9 @@
 person's time ran out) the worker asks the bot for one word and applies it exactly as a
 person's word is applied (same version check), then looks again. Each table has at most
 one look pending or running, and each look plays one word, so a long partie of
-computer players takes turns with the others instead of holding a worker.
+computer players takes turns with the others instead of holding a worker. A look that
+fails on a database out of reach is tried again a moment later (app/db/outage.py): no
+table waits for a computer player that gave up while the database was away.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from app.ai import Bot, RandomBot, make_bot
 from app.club import Club
+from app.db.outage import RETRY_AFTER_SECONDS, unavailable
 from app.errors import ClubError
 from app.parties import slow
 from app.parties.lookup import get_partie, open_table
@@ -85,7 +88,11 @@ class BotRunner:
         acted = False
         try:
             acted = self.play_one(partie_id)
-        except Exception:
+        except Exception as e:
+            if unavailable(e):
+                log.warning("computer player at partie %s waits for the database: %r", partie_id, e)
+                self._look_later(partie_id)
+                return
             log.exception("computer player failed at partie %s", partie_id)
         with self._lock:
             self._pending.discard(partie_id)
@@ -93,6 +100,16 @@ class BotRunner:
             self._dirty.discard(partie_id)
         if again:
             self.poke(partie_id)
+
+    def _look_later(self, partie_id: int) -> None:
+        """Look again in RETRY_AFTER_SECONDS (the table stays pending meanwhile)."""
+        with self._lock:
+            if self._closed:
+                self._pending.discard(partie_id)
+                return
+            self._dirty.discard(partie_id)
+            heapq.heappush(self._timers, (time.monotonic() + RETRY_AFTER_SECONDS, partie_id))
+            self._wake.notify()
 
     def bot_for(self, partie_id: int, seat: int, name: str | None, game: str) -> Bot:
         key = (partie_id, seat)

@@ -289,6 +289,9 @@ class PartieStream(_Stream):
                     if notice.get("version", 0) > self.sent_version:
                         async for data in self.catch_up(notice.get("version")):
                             yield data
+                elif kind == "resync" and self.status in ("running", "finished"):  # notices lost (app/realtime/hub.py)
+                    async for data in self.catch_up():
+                        yield data
                 elif kind == "seats":
                     now = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.bot.member)
                     if now["status"] != self.status:

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.clock import Clock, SystemClock
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
+CONNECT_TIMEOUT_SECONDS = 5  # PostgreSQL
 
 
 def _sqlite_engine(url: str, begin: str) -> Engine:
@@ -86,7 +87,12 @@ class Database:
             self.read_engine = _sqlite_engine(self.url, "BEGIN")
             self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
         else:
-            self.read_engine = self.write_engine = create_engine(self.url, pool_pre_ping=True, pool_size=10)
+            # pool_pre_ping: a connection the database dropped (a restart) is replaced when
+            # handed out; connect_timeout: a database out of reach fails a request in
+            # seconds, not after the system's TCP timeout (app/db/outage.py).
+            self.read_engine = self.write_engine = create_engine(
+                self.url, pool_pre_ping=True, pool_size=10, connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+            )
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
         self._write = sessionmaker(self.write_engine, expire_on_commit=False)
 

@@ -1,13 +1,22 @@
-"""Run the Alembic migrations from code (``python -m app migrate``, ``serve``, tests)."""
+"""Run the Alembic migrations from code (``python -m app migrate``, ``serve``, tests).
+
+On PostgreSQL the upgrade holds an advisory lock (:data:`MIGRATION_LOCK`): instances
+started together on an empty database migrate one after the other, the later ones finding
+the schema up to date (both creating the tables at once failed one of them).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 
-from app.db.database import normalize_url
+from sqlalchemy import text
+
+from app.db.database import Database, normalize_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,14 +30,33 @@ def alembic_config(database_url: str) -> Config:
     return cfg
 
 
-def upgrade(database_url: str, revision: str = "head") -> None:
-    from app.db.database import Database
+MIGRATION_LOCK = 0x6B6C7562  # "klub": the key of PostgreSQL's advisory lock around an upgrade
 
+
+def upgrade(database_url: str, revision: str = "head") -> None:
     # Create the SQLite file's folder and switch it to WAL before Alembic connects (its
     # first connection does that: the engines connect only when used).
     db = Database(database_url)
     try:
         db.ping()
+        with migration_lock(db):
+            command.upgrade(alembic_config(database_url), revision)
     finally:
         db.dispose()
-    command.upgrade(alembic_config(database_url), revision)
+
+
+@contextmanager
+def migration_lock(db: Database) -> Iterator[None]:
+    """PostgreSQL: hold the Club's migration lock (waiting for another instance's upgrade to
+    end) on a connection of its own; SQLite: nothing (one file, one server)."""
+    if db.is_sqlite:
+        yield
+        return
+    with db.write_engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        conn.commit()  # a session's lock: it outlives the transaction
+        try:
+            yield
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()

@@ -263,7 +263,10 @@ def ensure_admin(db: Database, name: str, password: str | None = None) -> tuple[
             member.role = "admin"
             return member, None
     password = password or passwords.generate_password()
-    return register(db, name, password, role="admin"), password
+    try:
+        return register(db, name, password, role="admin"), password
+    except Conflict:  # registered meanwhile (another instance's first start): promote that member
+        return ensure_admin(db, name)
 
 
 

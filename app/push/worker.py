@@ -25,6 +25,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from app.push import outbox
 from app.clock import wait_woken
+from app.db.outage import log_failure
 from app.push.vapid import VapidKeys, load_keys
 
 if TYPE_CHECKING:
@@ -102,8 +103,8 @@ class PushService:
                     await self._round()
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("push worker failed")
+                except Exception as e:
+                    log_failure(log, "push worker failed", e)
                 if not self._incoming.empty():
                     continue
                 await wait_woken(self._wake, settings.push_poll_seconds)

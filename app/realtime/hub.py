@@ -16,6 +16,17 @@ carrying every (channel, notice) pair in order. Every instance hears every hub c
 (one pattern subscription), so a Redis channel per hub channel would only multiply the
 messages each instance sends and parses. The word writer sends the notices of a
 committed batch of words so (app/tables/service.py).
+
+Redis away (stopped, restarted, cut off): what is published meanwhile is lost, and the
+log in the database is what counts. So every subscriber of an instance gets
+``{"kind": "resync"}`` (on each of its channels) when that instance may have missed
+notices: when its subscription comes back after a lost connection, when another
+instance says a publish of its own failed (it says so once Redis takes its messages
+again), and when another instance starts (its predecessor may have died between a
+commit and its publish). A table socket then reads the events after the last version it
+sent (app/tables/ws.py), a notices socket its counts. A failed publish waits
+``PAUSE_SECONDS`` before the next try, so the word writer never waits on a Redis that is
+away (connect and socket timeouts of ``TIMEOUT_SECONDS``, one retry on a new connection).
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -35,6 +47,9 @@ log = logging.getLogger("klub.hub")
 
 REDIS_PREFIX = "klub:"
 NOTICES_CHANNEL = "notices"  # the Redis channel (after the prefix) of every instance's notices
+RESYNC = {"kind": "resync"}  # to a subscriber: notices may have been lost, read the log again
+PAUSE_SECONDS = 1.0  # after a failed publish, the next ones are not tried for this long
+TIMEOUT_SECONDS = 2.0  # Redis' connect and socket timeouts for the publishing client
 
 
 class Hub:
@@ -49,6 +64,9 @@ class Hub:
         self._lock = threading.Lock()
         self._held = threading.local()  # .notices: the (channel, notice) pairs of an open batch()
         self.prefix = REDIS_PREFIX
+        self._owed = False  # a publish failed: the other instances are to resync
+        self._paused_until = 0.0  # time.monotonic(): no publish is tried before then
+        self.resyncs = 0  # how often this instance's subscribers were told to resync (tests, operators)
         # Listeners of what this instance tells members (app.realtime.notices.tell): called
         # with (member ids, notice) on the teller's thread; they must not block (push notices).
         self.sinks: list[Callable[[list[int], dict[str, Any]], None]] = []
@@ -63,12 +81,21 @@ class Hub:
             import redis
             import redis.asyncio as aioredis
 
-            self._redis_sync = redis.Redis.from_url(self.redis_url)
-            self._redis_async = aioredis.Redis.from_url(self.redis_url)
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+
+            self._redis_sync = redis.Redis.from_url(
+                self.redis_url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS,
+                retry=Retry(NoBackoff(), 1), socket_keepalive=True,
+            )
+            self._redis_async = aioredis.Redis.from_url(self.redis_url, socket_keepalive=True)
             pubsub = self._redis_async.pubsub()
             await pubsub.psubscribe(self.prefix + "*")
             await self._confirmed(pubsub)
             self._listener = asyncio.create_task(self._listen(pubsub))
+            # A new instance: the one it replaces may have died between a commit and its publish.
+            self._owed = True
+            await self._pay_owed()
 
     @staticmethod
     async def _confirmed(pubsub, seconds: float = 10) -> None:
@@ -136,11 +163,45 @@ class Hub:
             loop.call_soon_threadsafe(self._deliver_all, items)
         if self._redis_sync is None:
             return
+        if time.monotonic() < self._paused_until:
+            self._owed = True  # Redis is away: the others resync when it is back
+            return
         payload = orjson.dumps({"origin": self.instance_id, "items": items}, option=orjson.OPT_NON_STR_KEYS)
         try:
+            if self._owed:
+                self._owed = False
+                self._redis_sync.publish(self.prefix + NOTICES_CHANNEL, self._resync_envelope())
             self._redis_sync.publish(self.prefix + NOTICES_CHANNEL, payload)
-        except Exception:  # the local delivery above still happened
-            log.exception("redis publish failed")
+        except Exception as e:  # the local delivery above still happened
+            self._failed(e)
+
+    def _failed(self, error: Exception) -> None:
+        if not self._owed:
+            log.warning("redis publish failed (%r): the other instances resync when it is back", error)
+        self._owed = True
+        self._paused_until = time.monotonic() + PAUSE_SECONDS
+
+    def _resync_envelope(self) -> bytes:
+        # "items": an instance of the code before resyncs takes it for an empty batch.
+        return orjson.dumps({"origin": self.instance_id, "items": [], "resync": True})
+
+    async def _pay_owed(self) -> None:
+        """Tell the other instances to resync, if a publish failed (or this instance just started)."""
+        if not self._owed or time.monotonic() < self._paused_until or self._redis_sync is None:
+            return
+        self._owed = False
+        try:  # the publishing client: its one retry replaces a connection Redis closed when it went
+            await asyncio.to_thread(self._redis_sync.publish, self.prefix + NOTICES_CHANNEL, self._resync_envelope())
+        except Exception as e:
+            self._failed(e)
+
+    def resync_here(self) -> None:
+        """Tell every subscriber of this instance, on each of its channels, to read the log again."""
+        self.resyncs += 1
+        with self._lock:
+            pairs = [(channel, queue) for channel, queues in self._subscribers.items() for queue in queues]
+        for channel, queue in pairs:
+            queue.put_nowait((channel, RESYNC))
 
     def _deliver_all(self, items: list[tuple[str, dict[str, Any]]]) -> None:
         for channel, notice in items:
@@ -153,23 +214,40 @@ class Hub:
             queue.put_nowait((channel, notice))
 
     async def _listen(self, pubsub) -> None:
+        lost = False
         while True:
             try:
-                async for message in pubsub.listen():
-                    if message.get("type") != "pmessage":
-                        continue
-                    try:
-                        envelope = orjson.loads(message["data"])
-                    except (TypeError, ValueError):
-                        continue
-                    if envelope.get("origin") == self.instance_id:
-                        continue
-                    if "items" in envelope:
-                        self._deliver_all(envelope["items"])
-                    else:  # the envelope of the code before batches: one notice
-                        self._deliver(envelope["channel"], envelope["notice"])
+                # At most a second's wait: a failed publish is made good soon after Redis is back.
+                message = await pubsub.get_message(timeout=1.0)
+                if self._owed:
+                    await self._pay_owed()
+                if message is None:
+                    continue
+                kind = message.get("type")
+                if kind == "psubscribe":  # subscribed again, on a new connection: notices were lost
+                    if lost:
+                        log.warning("redis is back: this instance's subscribers resync")
+                    lost = False
+                    self.resync_here()
+                    continue
+                if kind != "pmessage":
+                    continue
+                try:
+                    envelope = orjson.loads(message["data"])
+                except (TypeError, ValueError):
+                    continue
+                if envelope.get("origin") == self.instance_id:
+                    continue
+                if envelope.get("resync"):
+                    self.resync_here()
+                elif "items" in envelope:
+                    self._deliver_all(envelope["items"])
+                else:  # the envelope of the code before batches: one notice
+                    self._deliver(envelope["channel"], envelope["notice"])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("redis listener failed; retrying")
-                await asyncio.sleep(1)
+            except Exception as e:
+                if not lost:
+                    log.warning("redis listener lost its connection (%r); reconnecting", e)
+                lost = True
+                await asyncio.sleep(0.5)

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from app.club import Club
 from app.clock import wait_woken, waker
 from app.db.models import Partie
+from app.db.outage import log_failure
 from app.members.service import delete_expired_sessions
 from app.parties import slow
 
@@ -54,6 +55,6 @@ async def watch_deadlines(club: Club) -> None:
                 await run_in_threadpool(delete_expired_sessions, club.db, club.settings)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("deadline watcher failed")
+        except Exception as e:
+            log_failure(log, "deadline watcher failed", e)
         await wait_woken(moved, club.settings.deadline_poll_seconds)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sqlalchemy import select
+
 from app.db.models import Partie, TournamentRound
+from app.members.service import touch_member
 from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
 from app.parties.slow import is_slow, slow_frame
 from app.tables.cache import Snapshot
@@ -34,6 +37,15 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dic
         if partie.tournament_id is not None:
             frame["round_time_up"] = round_time_up(s, partie)
         return frame
+
+
+def pinged(club: Club, partie_id: int, member_id: int) -> tuple[int, str] | None:
+    """A ping at a table: the member was there now; the partie's version and status as the
+    database has them (None: no such partie), to compare the socket with."""
+    touch_member(club.db, member_id)
+    with club.db.read() as s:
+        row = s.execute(select(Partie.version, Partie.status).where(Partie.id == partie_id)).first()
+    return (row[0], row[1]) if row is not None else None
 
 
 def round_time_up(s, partie: Partie) -> bool:

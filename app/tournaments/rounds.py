@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from app.club import Club
 from app.clock import wait_woken, waker
 from app.db.database import for_update
+from app.db.outage import log_failure
 from app.bots.references import levels_of
 from app.db.models import Member, Partie, PartieSeat, Rating, Tournament, TournamentRound
 from app.games.descriptor import GameDescriptor
@@ -332,6 +333,6 @@ async def watch_tournaments(club: Club) -> None:
                 await run_in_threadpool(advance, club, tournament_id)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("tournament watcher failed")
+        except Exception as e:
+            log_failure(log, "tournament watcher failed", e)
         await wait_woken(moved, club.settings.deadline_poll_seconds)

@@ -3,7 +3,10 @@
 A browser asking for a page that does not exist (a path outside the API that matches no
 route, or a method the page does not take), or a page that a service refuses before the
 page's own code runs (a hidden tournament table: app/deps.py), gets the Club's error page
-instead: HTML in the member's language (``?lang``, the cookie), with the same status."""
+instead: HTML in the member's language (``?lang``, the cookie), with the same status.
+
+A database out of reach (app/db/outage.py) is no 500: 503 ``unavailable`` with
+``Retry-After``, wherever it was raised (the session's lookup included)."""
 
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException
 
+from app.db.outage import unavailable, unavailable_error
 from app.errors import ClubError
 
 log = logging.getLogger("klub.web")
@@ -69,8 +74,20 @@ def install(app: FastAPI) -> None:
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
         headers.update(getattr(exc, "headers", None) or {})  # e.g. WWW-Authenticate (app/bots/accounts.py)
         if wants_page(request):
-            return await run_in_threadpool(html_error, request, exc.code, exc.message, exc.status, exc.extra)
+            page = await run_in_threadpool(html_error, request, exc.code, exc.message, exc.status, exc.extra)
+            page.headers.update(headers)
+            return page
         return ErrorResponse(exc.body(), status_code=exc.status, headers=headers or None)
+
+    async def database_error(request: Request, exc: Exception):
+        if not unavailable(exc):
+            raise exc  # a bug, not an outage: the 500 below
+        log.warning("the database is out of reach on %s %s: %r", request.method, request.url.path, exc)
+        # The ClubError's handler as installed (app/web/metrics.py counts its codes).
+        return await request.app.exception_handlers[ClubError](request, unavailable_error())
+
+    app.add_exception_handler(sa_exc.DBAPIError, database_error)
+    app.add_exception_handler(sa_exc.TimeoutError, database_error)  # the pool's: no connection came back
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
@@ -89,6 +106,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
+        if unavailable(exc):  # raised outside the routes (a middleware's read): a 503 all the same
+            from app.web.security import security_headers
+
+            response = await database_error(request, exc)
+            response.headers.update({k.decode(): v.decode() for k, v in security_headers(request.app.state.club.settings)})
+            return response
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         # This handler runs outside the middleware stack: add the security headers here.
         from app.web.security import security_headers

@@ -100,6 +100,7 @@ ERROR_TEXTS = {
     "own_bot_at_table": N_("Fair play: a bot never sits at a table (or in a tournament) with its owner, nor with another bot of his."),
     "own_bot_table": N_("Your bot plays at this table: you can watch it once the partie is over."),
     "bots_not_allowed": N_("This tournament does not allow bots."),
+    "unavailable": N_("The server cannot reach its database for a moment; try again in a few seconds."),  # app/db/outage.py: a 503
 }
 
 # The error frames of a table socket (app/tables/ws.py) as a member reads them; the page
@@ -119,6 +120,7 @@ TABLE_ERROR_TEXTS = {
     "frame_too_large": N_("The server did not understand that message."),
     "action_id_reused": N_("The server did not understand that message."),
     "own_bot_table": N_("Your bot plays at this table: you can watch it once the partie is over."),
+    "unavailable": N_("The server cannot reach its database for a moment; try again in a few seconds."),
 }
 
 # The texts of the notices every member's page shows (static/js/notices.js), sent with

@@ -118,6 +118,7 @@
           if (f.code === "too_many_connections") return; // the close (4429) that follows says it
           this.h.error(f);
           break;
+        case "pong": if (this.version !== null && f.version > this.version) this.resync(); break;
         case "seats": this.h.seats(f); break;
         case "chat": if (this.h.chat) this.h.chat(f); break;
         case "watchers": if (this.h.watchers) this.h.watchers(f); break;
