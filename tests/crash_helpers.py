@@ -95,13 +95,13 @@ async def resilient_player(server, pid: int, client, rng: random.Random, shared:
                     elif kind == "ack" and pending is not None and frame["id"] == pending["id"]:
                         shared.acked[pending["id"]] = Acked(pid, seat, pending["word"], frame["version"])
                         pending = None
-                    elif kind == "error" and pending is not None and frame.get("id") == pending["id"]:
-                        assert frame["code"] in ("stale_version", "not_your_turn", "illegal_action"), frame
-                        pending = None
-                    elif kind == "error" and frame["code"] == "rate_limited":
+                    elif kind == "error" and frame["code"] == "rate_limited":  # it names the word it refused
                         await asyncio.sleep(0.2)  # the frame was dropped unread: back off, then resend it
                         if pending is not None:
                             await ws.send(json.dumps({"type": "action", **pending}))
+                    elif kind == "error" and pending is not None and frame.get("id") == pending["id"]:
+                        assert frame["code"] in ("stale_version", "not_your_turn", "illegal_action"), frame
+                        pending = None
         except (WebSocketException, *GONE):
             shared.reconnects += 1
             await asyncio.sleep(0.2 + rng.random() * 0.3)
