@@ -21,7 +21,7 @@ from app.members.service import CurrentMember, check_name
 from app.parties.proposals import proposal_summary
 from app.parties.lookup import computer_name, get_partie, open_table, player_name, seat_of
 from app.parties.visibility import check_may_watch, open_to
-from app.tables.engines import game_of
+from app.games.engines import game_of
 
 # Imported records (POST /api/records): the body's size in bytes, how deep it nests. A
 # Lora partie's record is about 17 KB and nests 6 deep (record, deals, a deal, hands, a

@@ -28,11 +28,11 @@ from app.bots.fairplay import check_together
 from app.games.base import SettingsError
 from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
-from app.tables.engines import game_of
+from app.games.engines import game_of
 from app.parties import slow
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
-from app.tables.engines import new_engine
+from app.games.engines import new_engine
 from app.parties.visibility import open_to
 
 TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds; or a slow timer (app/parties/slow.py)

@@ -34,7 +34,7 @@ from app.db.models import Member, Partie, PartieSeat, Rating, Tournament, Tourna
 from app.games.descriptor import GameDescriptor
 from app.parties.events import PartieFinished
 from app.realtime import notices
-from app.tables.engines import game_of
+from app.games.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import withdrawal
 from app.tournaments.secret import round_seed

@@ -23,7 +23,7 @@ from app.bots.fairplay import check_together
 from app.games.tournament import check_place_points
 from app.members.service import CurrentMember
 from app.parties.lookup import BOT_NAMES, seat_of
-from app.tables.engines import game_of
+from app.games.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import rounds, withdrawal
 from app.tournaments.secret import commitment, new_secret, round_seed

@@ -19,7 +19,7 @@ from app import zones
 from app.games.registry import descriptors
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie
-from app.tables.engines import game_of
+from app.games.engines import game_of
 from app.tournaments import service
 from app.web.pages.lobby import default_form, setting_name
 from app.web.i18n import lang_of
