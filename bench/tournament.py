@@ -40,7 +40,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.tournaments.scoring import BoardResult, RoundPlaces, duplicate_standings, swiss_standings  # noqa: E402
-from app.tournaments.seating import Table, first_round, next_round, repeated_meetings  # noqa: E402
+from app.tournaments.seating import Table, repeated_meetings  # noqa: E402
+from app.tournaments.seating_first import first_round  # noqa: E402
+from app.tournaments.seating_next import next_round  # noqa: E402
 from app.tournaments.secret import round_seed  # noqa: E402
 
 LEVELS = ("pocetnik", "iskusan", "majstor")  # true strength 0, 1, 2

@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.tournaments.seating import Table, capacities, first_round, next_round, repeated_meetings
+from app.tournaments.seating import Table, capacities, repeated_meetings
+from app.tournaments.seating_first import first_round
+from app.tournaments.seating_next import next_round
 
 SECRET = "5e" * 32
 

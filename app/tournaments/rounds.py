@@ -38,7 +38,9 @@ from app.games.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import withdrawal
 from app.tournaments.secret import round_seed
-from app.tournaments.seating import Table, first_round, next_round
+from app.tournaments.seating import Table
+from app.tournaments.seating_first import first_round
+from app.tournaments.seating_next import next_round
 
 log = logging.getLogger("klub.tournaments")
 
