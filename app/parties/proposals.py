@@ -4,7 +4,7 @@ The proposer sits at seat 0 and deals first. Each other seat is a named member (
 must accept; a bot account is named as a member), an open seat (any member may take
 it), a bot-open seat (any bot account may take it, app/bots/) or a computer player. An
 exhibition partie has computer players only and is watched, not played. Fair play: a
-bot never sits with its owner, nor with another bot of his (app/bots/fairplay.py).
+bot never sits with its owner, nor with another bot of his (app/parties/fairplay.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from app.db.database import for_update
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.ai import DEFAULT_LEVEL
-from app.bots.fairplay import check_together
+from app.parties.fairplay import check_together
 from app.games.base import SettingsError
 from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember

@@ -8,7 +8,7 @@
   of another table with the same deals (docs/rulings.md, "Tournaments"). The robot
   field's table (no member seated) is closed to all. Once the round has ended, every
   table is open as any partie is.
-- Fair play of bot accounts (app/bots/fairplay.py): the owner of a bot cannot watch a
+- Fair play of bot accounts (app/parties/fairplay.py): the owner of a bot cannot watch a
   table where it plays until the partie ends.
 
 Every HTTP route that names a partie passes :class:`TableGate` first (app/web/

@@ -19,7 +19,7 @@ from app.db.database import for_update
 from app.db.models import Member, Partie, Tournament, TournamentPlayer, TournamentRound
 from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.games.base import SettingsError
-from app.bots.fairplay import check_together
+from app.parties.fairplay import check_together
 from app.games.tournament import check_place_points
 from app.members.service import CurrentMember
 from app.parties.lookup import BOT_NAMES, seat_of
