@@ -2,7 +2,7 @@
 
 With ``KLUB_BOT_LADDER`` on, the Club keeps one such tournament announced: every Sunday
 at 18:00 UTC, ``duplikat``, open to bots (``bot:tournament``), with the Club's pocetnik,
-iskusan and majstor registered as fixed references in the field (app/bots/references.py),
+iskusan and majstor registered as fixed references in the field (app/members/references.py),
 organized by the Club's first admin. The game goes round the Club's games week by week.
 :func:`ensure_weekly` is idempotent (it looks the week's tournament up by its name);
 :func:`keep_weekly` runs it at start and whenever the Club's clock has moved on.
@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
-from app.bots import references
+from app.members import references
 from app.clock import wait_woken, waker
 from app.club import Club
 from app.db.models import Member, Tournament, TournamentPlayer

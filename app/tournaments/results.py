@@ -46,7 +46,7 @@ def table_results(club: Club, s: Session, partie: Partie, game: GameDescriptor,
     return {
         "table_no": partie.table_no,
         "partie_id": partie.id,
-        # member ids by seat (a reference's computer seat keeps its account, app/bots/
+        # member ids by seat (a reference's computer seat keeps its account, app/members/
         # references.py); None: a computer player's seat (never ranked)
         "players": [row.member_id for row in partie.seats],
         "boards": boards,

@@ -29,7 +29,7 @@ from app.club import Club
 from app.clock import wait_woken, waker
 from app.db.database import for_update
 from app.db.outage import log_failure
-from app.bots.references import levels_of
+from app.members.references import levels_of
 from app.db.models import Member, Partie, PartieSeat, Rating, Tournament, TournamentRound
 from app.games.descriptor import GameDescriptor
 from app.parties.events import PartieFinished
@@ -137,7 +137,7 @@ def _start_round(s: Session, t: Tournament, game: GameDescriptor, now: datetime,
     if t.robot_field:
         numbered.append((res.ROBOT_TABLE, Table((None,) * size)))
     # The Club's computer players entered as players (the bot ladder's references,
-    # app/bots/references.py): a computer seat of their level that keeps their account.
+    # app/members/references.py): a computer seat of their level that keeps their account.
     members = [m for _, table in numbered for m in table.seats if m is not None]
     references = levels_of(s, members)
     # A person is away until he opens his table (his socket marks him there, app/tables/
