@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field
 
 from app.deps import ClubDep, MemberDep
 from app.games.registry import codes
-from app.tournaments import service
+from app.tournaments import reading, service
+from app.tournaments import traveller as travellers
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 
@@ -51,18 +52,18 @@ class OrganizerIn(BaseModel):
 
 @router.get("/tournaments", summary="Upcoming, running and finished tournaments")
 def list_tournaments(member: MemberDep, club: ClubDep):
-    return service.listing(club, member)
+    return reading.listing(club, member)
 
 
 @router.post("/tournaments", status_code=201, summary="Create a tournament (admins and organizers)")
 def create(body: TournamentIn, member: MemberDep, club: ClubDep):
     tournament_id = service.create(club, member, body.spec())
-    return service.detail(club, tournament_id, member)
+    return reading.detail(club, tournament_id, member)
 
 
 @router.get("/tournaments/{tournament_id}", summary="A tournament: settings, players, rounds, standings")
 def get_tournament(tournament_id: int, member: MemberDep, club: ClubDep):
-    return service.detail(club, tournament_id, member)
+    return reading.detail(club, tournament_id, member)
 
 
 @router.post("/tournaments/{tournament_id}/register", summary="Register (late join until half the rounds started)")
@@ -99,20 +100,20 @@ def remove(tournament_id: int, body: RemoveIn, member: MemberDep, club: ClubDep)
 
 @router.get("/tournaments/{tournament_id}/standings", summary="The standings after the ended rounds")
 def standings(tournament_id: int, member: MemberDep, club: ClubDep):
-    data = service.detail(club, tournament_id, member)
+    data = reading.detail(club, tournament_id, member)
     return {"tournament": tournament_id, "format": data["format"], "standings": data["standings"]}
 
 
 @router.get("/tournaments/{tournament_id}/rounds", summary="Each round's tables (T8: others' tables after the round)")
 def rounds_of(tournament_id: int, member: MemberDep, club: ClubDep):
-    data = service.detail(club, tournament_id, member)
+    data = reading.detail(club, tournament_id, member)
     return {"tournament": tournament_id, "rounds": data["rounds_played"]}
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{round_no}/boards/{board}",
             summary="A board's traveller: every table's result for each seat, with matchpoints")
 def traveller(tournament_id: int, round_no: int, board: int, member: MemberDep, club: ClubDep):
-    return service.traveller(club, tournament_id, round_no, board, member)
+    return travellers.traveller(club, tournament_id, round_no, board, member)
 
 
 @router.post("/members/{name}/organizer", summary="Name a member an organizer of tournaments (admins)")

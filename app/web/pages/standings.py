@@ -9,7 +9,7 @@ from app.deps import ClubDep, OptionalMemberDep
 from app.games.registry import codes
 from app.ratings.method import PROVISIONAL_PARTIES
 from app.ratings.standings import PERIODS, default_game, standings
-from app.tournaments.service import tournaments_for_bots
+from app.tournaments.reading import tournaments_for_bots
 from app.web.i18n import N_, gettext_for, lang_of
 from app.web.render import context, render, to_login
 

@@ -11,7 +11,7 @@ from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.parties import leaving
 from app.tables import presence
-from app.tournaments import service as tournaments
+from app.tournaments import reading as tournaments
 from app.web.render import error_page, form_refused, partie_page, read_form, to_login
 
 router = APIRouter()

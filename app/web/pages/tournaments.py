@@ -20,7 +20,8 @@ from app.games.registry import descriptors
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie
 from app.games.engines import game_of
-from app.tournaments import service
+from app.tournaments import reading, service
+from app.tournaments.traveller import traveller
 from app.web.pages.lobby import default_form, setting_name
 from app.web.i18n import lang_of
 from app.web.render import context, error_page, form_refused, read_form, render, to_login
@@ -52,7 +53,7 @@ def _form_defaults(club) -> dict[str, str]:
 
 
 def _list_ctx(request: Request, club, member: CurrentMember, **extra: Any) -> dict[str, Any]:
-    data = service.listing(club, member)
+    data = reading.listing(club, member)
     form = extra.pop("form", None) or _form_defaults(club)
     return context(request, member, tournaments=data, form=form, setting_name=setting_name,
                    organizer=service.may_organize(member), tournament_games=_tournament_games(),
@@ -135,11 +136,11 @@ def join_closed(data: dict[str, Any], member: CurrentMember) -> str | None:
 
 
 def _detail_ctx(request: Request, club, member: CurrentMember, tournament_id: int, **extra: Any) -> dict[str, Any]:
-    data = service.detail(club, tournament_id, member)
+    data = reading.detail(club, tournament_id, member)
     game = game_of(data["game"])
     now = club.clock.now()
     return context(request, member, t=data, game=game, now=now.isoformat(), join_closed=join_closed(data, member),
-                   seconds_to_next=service.seconds_until(
+                   seconds_to_next=reading.seconds_until(
                        datetime.fromisoformat(data["next_round_at"]) if data["next_round_at"] else None, now),
                    **extra)
 
@@ -202,7 +203,7 @@ def traveller_page(tournament_id: int, round_no: int, board: int, request: Reque
     if member is None:
         return to_login(request)
     try:
-        data = service.traveller(club, tournament_id, round_no, board, member)
+        data = traveller(club, tournament_id, round_no, board, member)
     except ClubError as e:
         return error_page(request, member, e.code, e.message, e.status if 400 <= e.status < 500 else 404)
     game = game_of(data["game"])
