@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from datetime import datetime
-
-from app.members import profile, resets, service
-from app.parties import slow
+from app.members import resets, service
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
 from app.members.cookies import form_token
 from app.deps import ClubDep, MemberDep
@@ -125,18 +122,6 @@ def members(member: MemberDep, club: ClubDep):
     return {"members": service.list_members(club.db, club.settings)}
 
 
-@router.get(
-    "/members/{name}/profile",
-    summary="A member's profile: ratings and their history, statistics per game, recent parties",
-    responses={404: {"description": "no member of that name (or of the name in vs)"}},
-)
-def member_profile(
-    name: str, member: MemberDep, club: ClubDep,
-    vs: str | None = Query(default=None, max_length=64, description="another member: the head-to-head against him"),
-):
-    return profile.profile(club, name, vs or None, member.id)
-
-
 @router.post("/members/{name}/disable", summary="Admin: disable a member")
 def disable(name: str, member: MemberDep, club: ClubDep):
     club.notify_sessions_ended(service.set_disabled(club.db, member, name, True))
@@ -147,28 +132,3 @@ def disable(name: str, member: MemberDep, club: ClubDep):
 def enable(name: str, member: MemberDep, club: ClubDep):
     service.set_disabled(club.db, member, name, False)
     return {"ok": True}
-
-
-class HolidayIn(BaseModel):
-    until: datetime = Field(description="when the holiday ends (ISO 8601; without a zone: UTC)")
-
-
-@router.get("/me/vacation", summary="My vacation this year (slow parties): hours left, and my holiday if I am on one")
-def my_vacation(member: MemberDep, club: ClubDep):
-    return slow.get_vacation(club, member.id)
-
-
-@router.put(
-    "/me/holiday",
-    summary="Go on holiday until a time: my slow parties' clocks stand still (paid at once from my vacation, "
-            "in whole hours)",
-    responses={422: {"description": "not in the future, or more than my vacation left this year"}},
-)
-def go_on_holiday(body: HolidayIn, member: MemberDep, club: ClubDep):
-    return slow.set_holiday(club, member.id, body.until)
-
-
-@router.delete("/me/holiday", summary="Back from holiday now (the whole hours not used are given back)",
-               responses={409: {"description": "not on holiday"}})
-def end_holiday(member: MemberDep, club: ClubDep):
-    return slow.set_holiday(club, member.id, None)

@@ -23,9 +23,11 @@ from app.config import Settings, get_settings
 from app.members import passwords
 from app.members.router import router as members_router
 from app.parties.router import router as parties_router
+from app.parties.vacation import router as vacation_router
 from app.parties.visibility import TableGate
 from app.push import worker as push_worker
 from app.ratings import service as ratings
+from app.profiles.router import router as profiles_router
 from app.ratings.router import router as ratings_router
 from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
@@ -117,7 +119,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     metrics.install(app, club)  # after the error handlers (it counts them), around the security middleware
     # Outermost: every layer, uvicorn's access log included, sees the client behind the proxies.
     app.add_middleware(proxies.ClientMiddleware, trusted=settings.trusted_proxies)
-    for router in (members_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, health.router, metrics.router):
+    for router in (members_router, profiles_router, vacation_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, health.router, metrics.router):
         include_flat(app, router)
     static = ROOT / "static"
     if static.is_dir():

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
-from app.members import profile as profiles
+from app.profiles import service as profiles
 from app.members import service as members
 from app.ratings.method import PROVISIONAL_PARTIES
 from app.web.charts import rating_chart
