@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload, undefer
 
-from app.tournaments.service import tournaments_of
+from app.tournaments.reading import tournaments_of
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Invalid, NotFound
 from app.games.registry import descriptors
