@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -109,8 +110,6 @@ class Settings(BaseSettings):
     @field_validator("trusted_proxies")
     @classmethod
     def _proxies_parse(cls, value: str) -> str:
-        from app.web.proxies import parse_networks
-
         parse_networks(value)  # a typo stops the start instead of trusting nothing silently
         return value
 
@@ -127,3 +126,29 @@ class Settings(BaseSettings):
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
+
+
+# KLUB_TRUSTED_PROXIES (app/web/proxies.py reads it; checked here, when the settings load)
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(spec: str) -> list[Network]:
+    """``KLUB_TRUSTED_PROXIES``: addresses or CIDR networks, comma-separated; ValueError names a bad one."""
+    networks = []
+    for item in spec.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        try:
+            networks.append(_plain_network(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ValueError(f"{item!r} is neither an IP address nor a network such as 10.0.0.0/8") from None
+    return networks
+
+
+def _plain_network(network: Network) -> Network:
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96:
+        mapped = network.network_address.ipv4_mapped  # ::ffff:10.0.0.0/104 is 10.0.0.0/8
+        if mapped is not None:
+            return ipaddress.ip_network(f"{mapped}/{network.prefixlen - 96}")
+    return network

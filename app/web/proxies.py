@@ -29,34 +29,12 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.config import Network, parse_networks  # in app/config.py: the settings check it as they load
 from app.web.logs import REQUEST_ID
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:/+=@-]{1,128}")
 MAX_HOST = 64  # longer than any written address (an IPv6 one with a zone has at most ~60)
-
-
-def parse_networks(spec: str) -> list[Network]:
-    """``KLUB_TRUSTED_PROXIES``: addresses or CIDR networks, comma-separated; ValueError names a bad one."""
-    networks = []
-    for item in spec.split(","):
-        item = item.strip()
-        if not item:
-            continue
-        try:
-            networks.append(_plain_network(ipaddress.ip_network(item, strict=False)))
-        except ValueError:
-            raise ValueError(f"{item!r} is neither an IP address nor a network such as 10.0.0.0/8") from None
-    return networks
-
-
-def _plain_network(network: Network) -> Network:
-    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96:
-        mapped = network.network_address.ipv4_mapped  # ::ffff:10.0.0.0/104 is 10.0.0.0/8
-        if mapped is not None:
-            return ipaddress.ip_network(f"{mapped}/{network.prefixlen - 96}")
-    return network
 
 
 def address_of(host: str | None) -> Address | None:
