@@ -17,8 +17,9 @@ from sqlalchemy import func, select
 
 from app.clock import ManualClock
 from app.db.models import Action, Member, Partie, PartieSeat
-from app.parties import slow
-from app.parties.slow import HOUR, Pauses, counted, is_slow, reach
+from app.parties.slow import is_slow
+from app.parties.slow_reminders import send_reminder
+from app.parties.slow_time import HOUR, Pauses, counted, paused, reach
 from app.realtime import notices
 from tests.test_web_api import ORIGIN, error_code, register
 from tests.web_helpers import wait_for
@@ -54,7 +55,7 @@ def test_the_slow_rule_and_time_that_counts():
     assert counted(friday, at(13, 8), weekends) == 12 * HOUR
     assert counted(at(11, 10), at(12, 23), weekends) == 0  # Saturday to Sunday night
     assert reach(at(11, 10), HOUR, weekends) == at(13, 1)  # begun on a Saturday: Monday 01:00
-    assert slow.paused(at(12, 12), weekends) and not slow.paused(at(13, 0), weekends)
+    assert paused(at(12, 12), weekends) and not paused(at(13, 0), weekends)
     # a holiday joined to the weekend: Friday 22:00 to Tuesday 10:00
     holiday = Pauses(weekends=True, holiday=(at(10, 22), at(14, 10)))
     assert reach(friday, 12 * HOUR, holiday) == at(14, 20)  # 2 h on Friday, 10 on Tuesday
@@ -68,8 +69,8 @@ def test_weekends_are_those_of_the_proposers_zone():
     """A partie's weekend is Saturday 00:00 to Monday 00:00 on the wall clock of its
     proposer's zone (docs/rulings.md, "Times and time zones"), summer time and all."""
     tokyo = Pauses(weekends=True, zone="Asia/Tokyo")  # UTC+9: the weekend is Friday 15:00 to Sunday 15:00 UTC
-    assert slow.paused(at(10, 15), tokyo) and not slow.paused(at(10, 14.5), tokyo)
-    assert not slow.paused(at(12, 15), tokyo) and slow.paused(at(12, 14.5), tokyo)
+    assert paused(at(10, 15), tokyo) and not paused(at(10, 14.5), tokyo)
+    assert not paused(at(12, 15), tokyo) and paused(at(12, 14.5), tokyo)
     assert reach(at(10, 14), 2 * HOUR, tokyo) == at(12, 16)
     # Belgrade's last weekend of March 2025 is an hour shorter: 23:00 UTC on the 28th to 22:00 on the 30th
     march = Pauses(weekends=True, zone="Europe/Belgrade")
@@ -280,7 +281,7 @@ def test_one_reminder_per_decision_and_none_after_a_look(client, app, clock, mon
     assert told == [([member_id], {"partie": pid, "game": "preferans", "left": 132 * 60})]
     row = seat_row(app, pid, seat)
     assert row.reminded and row.remind_at is None
-    assert not slow.send_reminder(app.state.club, pid, seat)  # never twice
+    assert not send_reminder(app.state.club, pid, seat)  # never twice
     clock.advance(hours=1)
     assert len(told) == 1
     # The next decision: its player reads his table first (his view): no reminder.

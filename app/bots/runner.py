@@ -11,6 +11,8 @@ table waits for a computer player that gave up while the database was away.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import heapq
 import logging
 import threading
@@ -18,12 +20,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from app.ai import Bot, RandomBot, make_bot
-from app.club import Club
 from app.db.outage import RETRY_AFTER_SECONDS, unavailable
 from app.errors import ClubError
-from app.parties import slow
+from app.parties import slow, slow_vacation
 from app.parties.lookup import get_partie, open_table
 from app.tables.service import apply_word
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 log = logging.getLogger("klub.bots")
 
@@ -157,9 +161,9 @@ class BotRunner:
                 word = None if row.played_by_bot else engine.timeout_word(seat)
         if seat in overdue:
             # A slow clock ran out: his vacation hours first; the safe word once none is left.
-            outcome = slow.spend_vacation(club, partie_id, seat, version)
-            if outcome != slow.EXHAUSTED:
-                return outcome == slow.SPENT
+            outcome = slow_vacation.spend_vacation(club, partie_id, seat, version)
+            if outcome != slow_vacation.EXHAUSTED:
+                return outcome == slow_vacation.SPENT
         if word is None:
             word = self._bot_word(partie_id, version, seat, row.bot, partie.game, view, legal)
         source = "bot" if row.played_by_bot else "timer"

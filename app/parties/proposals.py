@@ -13,13 +13,12 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
 from app import zones
-from app.club import Club
 from app.db.database import for_update
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Conflict, Forbidden, Invalid, NotFound
@@ -30,10 +29,15 @@ from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
 from app.games.engines import game_of
 from app.parties import slow
+from app.parties.slow_clocks import start_clocks
+from app.parties.slow_frames import clocks
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
 from app.games.engines import new_engine
 from app.parties.visibility import open_to
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds; or a slow timer (app/parties/slow.py)
 # A notice to members (app/realtime/notices.py): whom, its kind, what else it says.
@@ -170,7 +174,7 @@ def _start_if_ready(partie: Partie, now: datetime) -> bool:
     partie.version = 0
     if slow.is_slow(partie.timer_seconds):  # the players' clocks start with the partie
         to_act = list(new_engine(partie.game, partie.settings or {}, partie.seed).seats_to_act())
-        slow.start_clocks(object_session(partie), partie, to_act, now)
+        start_clocks(object_session(partie), partie, to_act, now)
     return True
 
 
@@ -372,7 +376,7 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
             with table.lock:  # (a seat a computer player took over is not waiting for me)
                 summary["your_turn"] = summary["my_seat"] in table.latest.to_act and not mine.taken_over
             if summary["slow"]:  # my clock there: what is left of my time (decision, bank, vacation)
-                summary["my_clock"] = slow.clocks(s, p, now)[summary["my_seat"]]
+                summary["my_clock"] = clocks(s, p, now)[summary["my_seat"]]
             playing.append(summary)
         # The live tables first; then the slow ones, those waiting for me first, the least time left first.
         playing.sort(key=lambda x: (x["slow"], not x["your_turn"],

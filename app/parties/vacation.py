@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from app.deps import ClubDep, MemberDep
-from app.parties import slow
+from app.parties import slow_vacation
 
 router = APIRouter(prefix="/api", tags=["members"])
 
@@ -20,7 +20,7 @@ class HolidayIn(BaseModel):
 
 @router.get("/me/vacation", summary="My vacation this year (slow parties): hours left, and my holiday if I am on one")
 def my_vacation(member: MemberDep, club: ClubDep):
-    return slow.get_vacation(club, member.id)
+    return slow_vacation.get_vacation(club, member.id)
 
 
 @router.put(
@@ -30,10 +30,10 @@ def my_vacation(member: MemberDep, club: ClubDep):
     responses={422: {"description": "not in the future, or more than my vacation left this year"}},
 )
 def go_on_holiday(body: HolidayIn, member: MemberDep, club: ClubDep):
-    return slow.set_holiday(club, member.id, body.until)
+    return slow_vacation.set_holiday(club, member.id, body.until)
 
 
 @router.delete("/me/holiday", summary="Back from holiday now (the whole hours not used are given back)",
                responses={409: {"description": "not on holiday"}})
 def end_holiday(member: MemberDep, club: ClubDep):
-    return slow.set_holiday(club, member.id, None)
+    return slow_vacation.set_holiday(club, member.id, None)

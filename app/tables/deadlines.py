@@ -3,18 +3,22 @@ and the reminders of slow parties' decisions (app/parties/slow.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import asyncio
 import logging
 
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
-from app.club import Club
 from app.clock import wait_woken, waker
 from app.db.models import Partie
 from app.db.outage import log_failure
 from app.members.service import delete_expired_sessions
-from app.parties import slow
+from app.parties import slow_reminders
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 log = logging.getLogger("klub.timer")
 SESSION_CLEANUP_SECONDS = 600
@@ -48,8 +52,8 @@ async def watch_deadlines(club: Club) -> None:
             for partie_id in await run_in_threadpool(expired_parties, club):
                 club.poke_bots(partie_id)
             # Slow parties: a decision 80% through its time, told once (app/parties/slow.py).
-            for partie_id, seat in await run_in_threadpool(slow.due_reminders, club):
-                await run_in_threadpool(slow.send_reminder, club, partie_id, seat)
+            for partie_id, seat in await run_in_threadpool(slow_reminders.due_reminders, club):
+                await run_in_threadpool(slow_reminders.send_reminder, club, partie_id, seat)
             if loop.time() - last_cleanup > SESSION_CLEANUP_SECONDS:
                 last_cleanup = loop.time()
                 await run_in_threadpool(delete_expired_sessions, club.db, club.settings)

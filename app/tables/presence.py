@@ -12,14 +12,17 @@ three words for it (``timeouts``), whether he is away or not; and he may take it
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.club import Club
 from app.errors import Conflict, Invalid
 from app.members.service import CurrentMember
 from app.parties import slow
+from app.parties.slow_clocks import resettle
 from app.parties.lookup import get_partie, my_running_seat, seat_of, seats_info
 from app.realtime import notices
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 
 def set_away(club: Club, member: CurrentMember, partie_id: int, away: bool) -> list[dict[str, Any]]:
@@ -76,7 +79,7 @@ def vote_takeover(club: Club, member: CurrentMember, partie_id: int, seat_no: in
             target.taken_over = True
             target.takeover_votes = []
             target.reclaimable = slow_partie  # he may take it back (reclaim)
-            slow.resettle(club, s, partie)
+            resettle(club, s, partie)
             taken = True
         else:
             target.takeover_votes = sorted(votes)
@@ -103,7 +106,7 @@ def reclaim(club: Club, member: CurrentMember, partie_id: int) -> list[dict[str,
         row.takeover_votes = []
         row.timeouts = 0
         row.seen_at = club.clock.now()
-        slow.resettle(club, s, partie)
+        resettle(club, s, partie)
         seats = seats_info(partie)
     club.notify_partie(partie_id, {"kind": "seats"})
     club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})

@@ -10,7 +10,8 @@ from sqlalchemy import select
 from app.db.models import Partie, TournamentRound
 from app.members.service import touch_member
 from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
-from app.parties.slow import is_slow, slow_frame
+from app.parties.slow import is_slow
+from app.parties.slow_frames import slow_frame
 from app.tables.cache import Snapshot
 from app.tables.frames import event_frame, event_text, state_frame
 from app.parties.visibility import check_may_watch

@@ -6,7 +6,8 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.parties import slow
+from app.parties.slow_frames import table_clocks
+from app.parties.slow_reminders import looked
 from app.tables import chat, presence, reads, service
 from app.deps import ClubDep, MemberDep
 from app.responses import FastJSONResponse
@@ -36,13 +37,13 @@ class ChatIn(BaseModel):
 def view(partie_id: int, member: MemberDep, club: ClubDep):
     state = reads.table_state(club, partie_id, member)
     if "slow" in state and state.get("seat") in (state.get("to_act") or []):
-        slow.looked(club, partie_id, member.id)  # he read his table: no reminder for this decision
+        looked(club, partie_id, member.id)  # he read his table: no reminder for this decision
     return FastJSONResponse(state)
 
 
 @router.get("/clocks", summary="A slow partie's clocks: each seat's decision time, bank and vacation left")
 def clocks(partie_id: int, member: MemberDep, club: ClubDep):
-    return slow.table_clocks(club, partie_id, member.id)
+    return table_clocks(club, partie_id, member.id)
 
 
 @router.post("/reclaim", summary="Slow partie: take back my seat that the others handed to a computer player",

@@ -26,6 +26,7 @@ from app.db.prepared import Prepared
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.games.base import GameError
 from app.parties import slow
+from app.parties.slow_clocks import after_word, check_due
 from app.parties.events import PartieFinished
 from app.parties.lookup import get_partie, open_table, seat_of
 from app.realtime import notices
@@ -391,7 +392,7 @@ def _apply_in(batch: _Batch, table: LiveTable, job: Word, now: datetime) -> Appl
     slow_clocks = slow.is_slow(row.timer_seconds)
     if slow_clocks and job.source == "timer":
         batch.flush()
-        slow.check_due(conn, partie_id, seat, now)  # checked before the engine moves
+        check_due(conn, partie_id, seat, now)  # checked before the engine moves
     if job.source == DEADLINE:
         if word != engine.deadline_word or not engine.accepts_deadline():
             raise Invalid(f"{word!r} is not this partie's deadline word now", code="illegal_action")
@@ -422,7 +423,7 @@ def _apply_in(batch: _Batch, table: LiveTable, job: Word, now: datetime) -> Appl
     )
     if slow_clocks:  # each player's own clock (app/parties/slow.py)
         batch.flush()
-        deadline = slow.after_word(conn, partie_id, to_act, now, seat, job.source)
+        deadline = after_word(conn, partie_id, to_act, now, seat, job.source)
     else:
         deadline = deadline_for(to_act, finished, now, row.timer_seconds, bots)
     values: dict[str, Any] = {"version": new_version, "deadline_at": deadline}

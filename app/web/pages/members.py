@@ -16,7 +16,7 @@ from app.bots import accounts as bots
 from app.members import resets
 from app.members import service as members
 from app.members.cookies import clear_session_cookie, session_token, set_session_cookie
-from app.parties import slow
+from app.parties import slow_vacation
 from app.tournaments import service as tournaments
 from app.web.i18n import COOKIE, LANGUAGES, gettext_for, lang_of
 from app.web.render import client_address, context, error_page, form_refused, read_form, render, safe_next, to_login
@@ -121,7 +121,7 @@ async def logout_post(request: Request, club: ClubDep, member: OptionalMemberDep
 
 def _account(request: Request, member, status: int = 200, **extra) -> Response:
     rule = password_rule(gettext_for(lang_of(request)))
-    vacation = slow.get_vacation(request.app.state.club, member.id)  # slow parties: my vacation and holiday
+    vacation = slow_vacation.get_vacation(request.app.state.club, member.id)  # slow parties: my vacation and holiday
     club = request.app.state.club
     my_bots = bots.list_bots(club.db, member) if member.role != bots.BOT_ROLE else []
     response = render(request, "account.html", context(request, member, password_rule=rule, vacation=vacation, bots=my_bots,
@@ -181,7 +181,7 @@ async def account_holiday(request: Request, club: ClubDep, member: OptionalMembe
                 until = zones.wall_time(form.get("until", ""), zones.form_zone(form.get("tz")))
             except ValueError:
                 raise ClubError("a date and a time", code="invalid_holiday", status=422) from None
-        await run_in_threadpool(slow.set_holiday, club, member.id, until)
+        await run_in_threadpool(slow_vacation.set_holiday, club, member.id, until)
     except ClubError as e:
         return await run_in_threadpool(
             lambda: _account(request, member, _refused_status(e), holiday_error=e.code, holiday_error_message=e.message))
