@@ -1,0 +1,28 @@
+"""The Club's tables, one module per domain; every model is imported from here
+(``from app.db.models import Member``), and alembic's ``migrations/env.py`` takes
+``Base.metadata`` from here, with every table on it.
+
+The append-only ``actions`` log (one row per applied word, numbered per partie) is the
+source of truth of every table; ``parties.version`` is the number of its rows, and the
+state is the replay of ``parties.seed`` + the log (app/db/models/parties.py).
+"""
+
+from __future__ import annotations
+
+from app.db.models.base import NAMING, Base
+from app.db.models.members import LoginFailure, LoginSession, Member, PasswordReset
+from app.db.models.bots import BotToken
+from app.db.models.parties import Action, ChatMessage, DealAnalysis, ImportedRecord, Partie, PartieSeat
+from app.db.models.ratings import Rating, RatingEvent
+from app.db.models.tournaments import Tournament, TournamentPlayer, TournamentRound
+from app.db.models.push import PushKey, PushMessage, PushSubscription
+
+__all__ = [
+    "NAMING", "Base",
+    "Member", "LoginSession", "PasswordReset", "LoginFailure",
+    "BotToken",
+    "Partie", "PartieSeat", "Action", "ChatMessage", "ImportedRecord", "DealAnalysis",
+    "Rating", "RatingEvent",
+    "Tournament", "TournamentPlayer", "TournamentRound",
+    "PushSubscription", "PushMessage", "PushKey",
+]
