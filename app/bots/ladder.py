@@ -13,17 +13,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.members import references
 from app.clock import wait_woken, waker
-from app.club import Club
 from app.db.models import Member, Tournament, TournamentPlayer
 from app.games.registry import descriptor, descriptors
 from app.members.service import CurrentMember
 from app.tournaments import service as tournaments
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 log = logging.getLogger("klub.bots.ladder")
 

@@ -5,18 +5,20 @@ behind the bot's scope and limits (app/bots/limits.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, or_, select
 
 from app.bots.accounts import CurrentBot
 from app.bots.limits import BotLimits
-from app.club import Club
 from app.db.models import Partie, PartieSeat
 from app.errors import Forbidden
 from app.parties import proposals
 from app.tables import chat, service
 from app.tournaments import service as tournaments
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 PLAY, CHALLENGE, TOURNAMENT = "bot:play", "bot:challenge", "bot:tournament"
 

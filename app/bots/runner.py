@@ -11,13 +11,12 @@ table waits for a computer player that gave up while the database was away.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import heapq
 import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from app.ai import Bot, RandomBot, make_bot
 from app.db.outage import RETRY_AFTER_SECONDS, unavailable

@@ -25,18 +25,20 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from fastapi.concurrency import run_in_threadpool
 
 from app.bots import accounts
 from app.bots.accounts import CurrentBot
-from app.club import Club
 from app.errors import ClubError
 from app.parties import proposals
 from app.realtime import notices
 from app.tables import reads
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 RECHECK_SECONDS = 60
 DONE = ("finished", "abandoned", "withdrawn")

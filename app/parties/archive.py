@@ -7,11 +7,10 @@ the other hands are null, and the seed never leaves the server.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, and_, false, not_, or_, select
 
-from app.club import Club
 from app.db.models import ImportedRecord, Member, Partie, PartieSeat
 from app.errors import Invalid, NotFound
 from app.games.base import GameError
@@ -22,6 +21,9 @@ from app.parties.proposals import proposal_summary
 from app.parties.lookup import computer_name, get_partie, open_table, player_name, seat_of
 from app.parties.visibility import check_may_watch, open_to
 from app.games.engines import game_of
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 # Imported records (POST /api/records): the body's size in bytes, how deep it nests. A
 # Lora partie's record is about 17 KB and nests 6 deep (record, deals, a deal, hands, a

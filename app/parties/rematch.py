@@ -11,16 +11,19 @@ proposed (still open) takes his seat in that proposal instead of making a second
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.club import Club
 from app.db.models import Partie, PartieSeat
 from app.errors import Conflict, Forbidden
 from app.members.service import CurrentMember
 from app.parties import proposals
 from app.parties.lookup import get_partie, seat_of
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 
 @dataclass(frozen=True)

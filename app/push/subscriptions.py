@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import delete, select
 
-from app.club import Club
 from app.db.models import PushSubscription
 from app.errors import Invalid, NotFound
 from app.members.service import CurrentMember
 from app.push.vapid import b64url_decode
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 MAX_PER_MEMBER = 5
 MAX_ENDPOINT = 2048

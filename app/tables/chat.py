@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from app.club import Club
 from app.db.models import ChatMessage
 from app.errors import Forbidden, Invalid
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie, seat_of
 from app.parties.visibility import check_may_watch
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 
 def message_dict(msg: ChatMessage, name: str) -> dict[str, Any]:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from fastapi import WebSocket
 from fastapi.concurrency import run_in_threadpool
 
-from app.club import Club
 from app.db import outage
 from app.db.outage import unavailable
 from app.errors import ClubError
@@ -27,6 +26,9 @@ from app.members.service import CurrentMember
 from app.tables import chat, ratelimit, reads, service
 from app.tables.cache import to_json
 from app.tables.sockets import CLOSE_SESSION_ENDED, MAX_FRAME, connected, frame_size
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 log = logging.getLogger("klub.ws")
 

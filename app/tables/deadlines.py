@@ -3,10 +3,9 @@ and the reminders of slow parties' decisions (app/parties/slow.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select

@@ -7,17 +7,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketState
 
-from app.club import Club
 from app.db.outage import unavailable
 from app.errors import ClubError
 from app.members.cookies import session_token
 from app.members.service import CurrentMember, authenticate
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 log = logging.getLogger("klub.ws")
 

@@ -47,11 +47,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
-from app.club import Club
 from app.db.outage import unavailable
 from app.errors import ClubError
 from app.members.service import CurrentMember
@@ -63,6 +63,9 @@ from app.tables.sockets import (  # noqa: F401 (the notices socket imports them 
     frame_size, recheck_session, run_until_one_ends,
 )
 from app.deps import MAX_ID
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 log = logging.getLogger("klub.ws")
 router = APIRouter()

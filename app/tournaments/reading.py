@@ -6,12 +6,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.club import Club
 from app.db.models import Member, Partie, Tournament, TournamentPlayer, TournamentRound
 from app.errors import NotFound
 from app.members.service import CurrentMember
@@ -20,6 +19,9 @@ from app.games.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import rounds, withdrawal
 from app.tournaments.secret import commitment, round_seed
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 
 def names_of(s: Session, ids: set[int]) -> dict[int, str]:

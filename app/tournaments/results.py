@@ -11,11 +11,10 @@ partie again. The standings themselves are the pure steps of
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from app.club import Club
 from app.db.models import Partie, Tournament
 from app.games.descriptor import GameDescriptor
 from app.parties.lookup import open_table
@@ -27,6 +26,9 @@ from app.tournaments.scoring import (
     duplicate_standings,
     swiss_standings,
 )
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 DUPLIKAT, SVAJCARSKI = "duplikat", "svajcarski"
 FORMATS = (DUPLIKAT, SVAJCARSKI)

@@ -18,14 +18,13 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.club import Club
 from app.clock import wait_woken, waker
 from app.db.database import for_update
 from app.db.outage import log_failure
@@ -41,6 +40,9 @@ from app.tournaments.secret import round_seed
 from app.tournaments.seating import Table
 from app.tournaments.seating_first import first_round
 from app.tournaments.seating_next import next_round
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 log = logging.getLogger("klub.tournaments")
 

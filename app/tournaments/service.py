@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.club import Club
 from app.db.database import for_update
 from app.db.models import Member, Tournament, TournamentPlayer, TournamentRound
 from app.errors import Conflict, Forbidden, Invalid, NotFound
@@ -27,6 +26,9 @@ from app.tournaments import results as res
 from app.tournaments import rounds, withdrawal
 from app.tournaments.reading import detail, late_join_open
 from app.tournaments.secret import new_secret
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 ORGANIZER_ROLES = ("admin", "organizer")
 MAX_ROUNDS = 15

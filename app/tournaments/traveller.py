@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.club import Club
 from app.db.models import TournamentRound
 from app.errors import Forbidden, NotFound
 from app.members.service import CurrentMember
@@ -12,6 +11,9 @@ from app.games.engines import game_of
 from app.tournaments import results as res
 from app.tournaments.reading import get, names_of
 from app.tournaments.scoring import BoardResult, matchpoints
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 
 def traveller(club: Club, tournament_id: int, round_no: int, board: int, member: CurrentMember | None) -> dict[str, Any]:

@@ -18,11 +18,10 @@ stays registered and is seated in the next round.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from app.club import Club
 from app.db.database import for_update
 from app.db.models import Partie, PartieSeat, Tournament, TournamentPlayer
 from app.errors import Conflict, NotFound
@@ -30,6 +29,9 @@ from app.members.service import CurrentMember
 from app.parties import leaving
 from app.parties.events import SeatLeft
 from app.realtime import notices
+
+if TYPE_CHECKING:
+    from app.club import Club
 
 
 def withdrawn(p: TournamentPlayer) -> bool:
