@@ -14,7 +14,8 @@ from app.members.service import CurrentMember
 from app.parties.proposals import SeatSpec, propose
 from app.ratings.method import NEW_MEMBER, bot_skill, displayed, rate
 from app.ratings.service import current_ratings, rate_pending, rating_history
-from app.tables.service import Word, apply_words
+from app.tables.service import apply_words
+from app.tables.words import Word
 from tests.ratings_helpers import Seat, add_partie
 from tests.test_web_api import register
 

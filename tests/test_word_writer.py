@@ -22,7 +22,8 @@ from app.parties.proposals import SeatSpec, propose
 from app.tables.cache import LiveTable
 from app.games.engines import new_engine
 from app.parties.lookup import get_partie, open_table
-from app.tables.service import Applied, Word, apply_words, start_word_writer
+from app.tables.service import apply_words, start_word_writer
+from app.tables.words import Applied, Word
 
 
 def _club_with_parties(settings, n: int) -> tuple[Club, list[int]]:

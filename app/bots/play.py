@@ -15,6 +15,7 @@ from app.db.models import Partie, PartieSeat
 from app.errors import Forbidden
 from app.parties import proposals
 from app.tables import chat, service
+from app.tables.words import Applied
 from app.tournaments import service as tournaments
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def withdraw(club: Club, bot: CurrentBot, partie_id: int) -> dict[str, Any]:
     return proposals.get_summary(club, partie_id, bot.member)
 
 
-def say(club: Club, bot: CurrentBot, partie_id: int, word: str, version: int, action_id: str | None) -> service.Applied:
+def say(club: Club, bot: CurrentBot, partie_id: int, word: str, version: int, action_id: str | None) -> Applied:
     """A word for the bot's seat: the members' path (same version check, same action ids)."""
     bot.require(PLAY)
     limits_of(club).word(bot.token_id)

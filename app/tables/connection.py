@@ -24,6 +24,7 @@ from app.errors import ClubError
 from app.games.records import brief
 from app.members.service import CurrentMember
 from app.tables import chat, ratelimit, reads, service
+from app.tables.words import Applied, Word, action_id_ok
 from app.tables.cache import to_json
 from app.tables.sockets import CLOSE_SESSION_ENDED, MAX_FRAME, connected, frame_size
 
@@ -187,7 +188,7 @@ class TableConnection:
     async def on_action(self, msg: dict[str, Any]) -> None:
         action_id = msg.get("id")
         word, version = msg.get("word"), msg.get("version")
-        if action_id is not None and not service.action_id_ok(action_id):
+        if action_id is not None and not action_id_ok(action_id):
             await self.error("bad_frame", "id is a string of 1 to 64 characters, none of them a control character")
             return
         if not isinstance(word, str) or not isinstance(version, int) or isinstance(version, bool):
@@ -210,12 +211,12 @@ class TableConnection:
         async with self.send_lock:
             await self.send({"type": "ack", "id": action_id, "version": applied.version, "duplicate": applied.duplicate})
 
-    async def submit(self, word: str, version: int, action_id: str | None) -> service.Applied:
+    async def submit(self, word: str, version: int, action_id: str | None) -> Applied:
         club = self.club
         seat = service.cached_seat(club, self.partie_id, self.member.id)
         if seat is not None and club.writer is not None:
             # Straight to the word writer: no worker thread in between.
-            word_ = service.Word(self.partie_id, seat, word, version, action_id, self.member.id, "member")
+            word_ = Word(self.partie_id, seat, word, version, action_id, self.member.id, "member")
             return await club.writer.submit_async(word_)
         return await run_in_threadpool(service.submit, club, self.partie_id, self.member, word, version, action_id)
 
@@ -316,4 +317,4 @@ def _named(data: str | bytes) -> dict[str, Any]:
     except (ValueError, RecursionError):
         return {}
     action_id = msg.get("id") if isinstance(msg, dict) and msg.get("type") == "action" else None
-    return {"id": action_id} if service.action_id_ok(action_id) else {}
+    return {"id": action_id} if action_id_ok(action_id) else {}

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from app.parties.slow_frames import table_clocks
 from app.parties.slow_reminders import looked
 from app.tables import chat, presence, reads, service
+from app.tables.words import ACTION_ID_PATTERN
 from app.deps import ClubDep, MemberDep
 from app.responses import FastJSONResponse
 
@@ -19,7 +20,7 @@ class ActionIn(BaseModel):
     word: str = Field(max_length=64, description="a word of the record notation, e.g. 'QS', 'dalje', '2'")
     version: int = Field(description="the version of the state the word was decided on")
     action_id: str | None = Field(
-        default=None, min_length=1, max_length=64, pattern=service.ACTION_ID_PATTERN,
+        default=None, min_length=1, max_length=64, pattern=ACTION_ID_PATTERN,
         description="client id (no control characters); a resend applies nothing twice",
     )
 

@@ -23,7 +23,7 @@ from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from app.tables.service import Applied, Word
+    from app.tables.words import Applied, Word
 
 log = logging.getLogger("klub.writer")
 _STOP = object()

@@ -57,7 +57,7 @@ from app.web.proxies import TrustedProxies, is_loopback
 
 if TYPE_CHECKING:
     from app.club import Club
-    from app.tables.service import Word
+    from app.tables.words import Word
 
 log = logging.getLogger("klub.metrics")
 router = APIRouter()
