@@ -33,6 +33,7 @@ from app.db.models import Member, Partie, PartieSeat, Rating, Tournament, Tourna
 from app.games.descriptor import GameDescriptor
 from app.parties.events import PartieFinished
 from app.realtime import notices
+from app.tables.service import DEADLINE, StaleVersion, apply_word
 from app.games.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import withdrawal
@@ -269,8 +270,6 @@ def _tell(club: Club, tournament_id: int, after: _After) -> None:
 def _say_deadline(club: Club, partie_id: int, word: str, attempts: int = 20) -> None:
     """The deadline word, at the table's version of the moment (the computer players may
     be moving it on meanwhile: a stale version is tried again)."""
-    from app.tables.service import DEADLINE, StaleVersion, apply_word  # the word path imports the tables
-
     for _ in range(attempts):
         with club.db.read() as s:
             partie = s.get(Partie, partie_id)

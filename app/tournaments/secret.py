@@ -21,6 +21,8 @@ import secrets
 import sys
 from collections.abc import Sequence
 
+from app.games.cards import CARD_NAMES, shuffled_deck
+
 SECRET_BYTES = 32
 
 
@@ -89,8 +91,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("the commitment matches" if ok else "THE COMMITMENT DOES NOT MATCH")
         if not ok:
             return 1
-    if args.decks:
-        from app.games.cards import CARD_NAMES, shuffled_deck
     for r, seed in enumerate(seeds, 1):
         print(f"round {r} seed {seed}")
         for k in range(max(0, args.decks)):

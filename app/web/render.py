@@ -16,6 +16,7 @@ from app.errors import ClubError
 from app.games.registry import descriptors
 from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
+from app.parties.proposals import get_summary
 from app.web.assets import static_url
 from app.zones import CLUB_ZONE
 from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, date_text, gettext_for, lang_of, ngettext_for, time_text
@@ -86,8 +87,6 @@ def partie_page(request: Request, club, member: CurrentMember, partie_id: int, n
                 build: Callable[[dict[str, Any]], dict[str, Any]]) -> HTMLResponse:
     """A page of one partie (its table, its archive entry) with the game's script data;
     ``build(summary)`` adds the page's own context. An unknown partie is the error page."""
-    from app.parties.proposals import get_summary
-
     try:
         summary = get_summary(club, partie_id, member)
         extra = build(summary)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from app.ai.preferans.knowledge import SUIT_WORDS
 
 ACE, KING, QUEEN, JACK = 7, 6, 5, 4
 TRICKS_TO_MAKE = 6
@@ -59,8 +60,6 @@ def betl_risk(hand: int) -> float:
 
 def best_contract(hand: int) -> tuple[str, float]:
     """The best suit or sans for this hand and its expected tricks."""
-    from app.ai.preferans.knowledge import SUIT_WORDS
-
     options = [(SUIT_WORDS[t], contract_tricks(hand, t)) for t in range(4)]
     options.append(("sans", contract_tricks(hand, None) - 0.5))
     return max(options, key=lambda o: (o[1], -"pik karo herc tref sans".split().index(o[0])))
@@ -68,8 +67,6 @@ def best_contract(hand: int) -> tuple[str, float]:
 
 def best_skart(hand12: int, contract: str | None = None) -> tuple[int, int]:
     """The two cards to discard from the 12 that keep the most tricks."""
-    from app.ai.preferans.knowledge import SUIT_WORDS
-
     cards = [c for c in range(32) if (hand12 >> c) & 1]
     best, best_value = (cards[0], cards[1]), -1e9
     for a, b in combinations(cards, 2):
