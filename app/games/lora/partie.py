@@ -25,14 +25,12 @@ from app.games.lora.contracts import (
     first_player_of,
 )
 from app.games.lora.bets import MOZE, NE_KLADIM
-from app.games.lora.deal import DALJE, Deal, LayoutDeal, TrickDeal, new_deal
-from app.games.lora.bets import BET_POINTS, BET_UNITS
+from app.games.lora.deal import DALJE, Deal, new_deal
 from app.games.lora.deal_end import lora_reasons
 from app.games.lora.house import HouseTable
-from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal
-from app.games.lora.libijska import Bets, LibyanLayoutDeal, kitty_view
 from app.games.lora.variants import LIVE_KEYS, Schedule, normalize
 from app.games.lora.standings import places, places_highest_first
+from app.games.lora import views
 
 CARDS_PER_HAND = 8
 VOIDS_TO_MOVE_ON = 3  # the third void deal in a row costs the dealer +8 (V10, V11)
@@ -273,159 +271,31 @@ class LoraPartie(EngineBase):
     shown_deal_ends = once_per("deal_ends", lambda partie: len(partie.points))
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator): his hand, never another's."""
-        deal = self.deal
-        view: dict[str, Any] = {
-            "game": self.game,
-            "version": self.version,
-            "seat": seat,
-            "finished": self.finished,
-            "deal_index": self.deal_index,
-            "deals_total": self.n_deals,
-            "result": self.shown_result(),
-            "legal_actions": self.legal_actions(seat) if seat is not None else [],
-        }
-        if self.house is not None:
-            # The sheet's rows before they are played: each deal's dealer and contract (None:
-            # its first player chooses), and which way the points count.
-            schedule = self.house.schedule
-            view["schedule"] = [[schedule.dealer(k), schedule.fixed_contract(k)] for k in range(self.n_deals)]
-            view["highest_wins"] = schedule.highest_wins
-            # Each dealt deal's slot of the schedule: a void deal and its successor share one.
-            view["slots"] = [d.slot for d in self.deals]
-            if self.house.bets:  # each dealt deal's bets (public as said), for the sheet
-                view["bets"] = [d.bets.view() if isinstance(d, Bets) and d.bets is not None else None
-                                for d in self.deals]
-        if deal is not None:
-            k = self.deal_index
-            view["deal"] = self._deal_view(deal, k, seat)
-        view["deal_ends"] = self.shown_deal_ends()
-        return view
+        """What ``seat`` may see (``None``: a spectator): his hand, never another's
+        (:mod:`app.games.lora.views`)."""
+        return views.partie_view(self, seat)
 
     # -- why the last deal ended as it did ---------------------------------------
 
     def deal_ends(self) -> list[dict[str, Any]]:
-        """The end of the last ended deal, and before it the deal whose end came with the
-        same move when that one was voided at once by its kitty (V15): oldest first."""
-        last = len(self.points) - 1
-        if last < 0:
-            return []
-        ends = [last]
-        while ends[0] > 0 and self.voids[ends[0]] and not self.actions[ends[0]]:
-            ends.insert(0, ends[0] - 1)
-        return [self.deal_end(k) for k in ends]
+        return views.deal_ends(self)
 
     def deal_end(self, k: int) -> dict[str, Any]:
-        """Ended deal ``k``: its contract, points and the reasons (:mod:`app.games.lora.deal_end`)."""
-        deal = self.deals[k]
-        house = self.house
-        reasons = self.end_reasons(deal)
-        points = list(self.points[k])
-        if self.voids[k] and any(points):  # the third void in a row: the dealer pays (V10, V11)
-            dealer = points.index(max(points))
-            reasons.append({"code": "third_void", "seat": dealer, "amount": points[dealer]})
-        return {
-            "index": k,
-            "slot": deal.slot,
-            "contract": self.contract_label(k),
-            "contract_title": deal.contract.title if house is None else self._title(deal),
-            "points": points,
-            "void": self.voids[k],
-            "reasons": reasons,
-        }
+        """Ended deal ``k``: its contract, points and the reasons (:mod:`app.games.lora.views`)."""
+        return views.deal_end(self, k)
 
     def end_reasons(self, deal: Deal) -> list[dict[str, Any]]:
         return lora_reasons(deal)
 
     def _deal_view(self, deal: Deal, k: int, seat: int | None) -> dict[str, Any]:
-        """The current deal (``deal``, number ``k``) as ``seat`` sees it: its public part
-        (built once per version, shared by the views) with the seat's own hand and what the
-        house rules show him."""
-        head, tail = self._shown_deal_parts()
-        out = dict(head)
-        if seat is not None:
-            out["hand"] = names_of(deal.hands[seat])
-        if self.house is not None:
-            self._house_view(deal, seat, out)
-        out.update(tail)
-        return out
+        return views.deal_view(self, deal, k, seat)
 
     def _deal_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The current deal's public keys: those before the hand and those after it."""
-        deal, k, house = self.deal, self.deal_index, self.house
-        assert deal is not None
-        head: dict[str, Any] = {
-            "index": k,
-            "slot": deal.slot,  # the schedule's; a void deal's successor shares it
-            "contract": int(deal.contract) if house is None else deal.code,
-            "contract_title": deal.contract.title if house is None else self._title(deal),
-            "dealer": self.deal_dealer(k),
-            "first": deal.first,
-            "turn": None if deal.ended else deal.turn,
-            "ended": deal.ended,
-            "points": list(deal.points) if deal.points is not None else None,
-            "hand_sizes": [h.bit_count() for h in deal.hands],
-            "actions": [[s, w] for s, w in self.actions[k]],
-        }
-        tail: dict[str, Any] = {}
-        if isinstance(deal, TrickDeal):
-            tail["trick"] = [[s, CARD_NAMES[c]] for s, c in deal.trick]
-            tail["tricks"] = [
-                {"leader": leader, "cards": [[s, CARD_NAMES[c]] for s, c in plays], "winner": winner}
-                for leader, plays, winner in deal.tricks
-            ]
-            tail["trick_counts"] = list(deal.trick_counts)
-            tail["taken"] = [names_of(t) for t in deal.taken]
-            penalty = deal.penalty_mask
-            tail["penalty_cards"] = [names_of(t & penalty) for t in deal.taken]
-        elif isinstance(deal, LayoutDeal):
-            tail["start_rank"] = None if deal.start_rank is None else "789TJQKA"[deal.start_rank]
-            tail["rows"] = [[CARD_NAMES[c] for c in row] for row in deal.rows]
-        return head, tail
+        return views.deal_parts(self)
 
     _shown_deal_parts = once_per_version("_deal_parts")
-
-    def _title(self, deal: Deal) -> str | None:
-        assert self.house is not None
-        return None if deal.code is None else self.house.rules[deal.code].title
-
-    def _house_view(self, deal: Deal, seat: int | None, out: dict[str, Any]) -> None:
-        """What house rules add: the settings, the chooser's choices, the predictions, a blind hand."""
-        out["settings"] = self.rules_settings()
-        if isinstance(deal, ChoosingDeal):
-            out["choosing"] = True
-            out["choices"] = list(deal.choices) if seat == deal.first else []
-            out["choice_titles"] = dict(deal.titles) if seat == deal.first else {}
-        elif isinstance(deal, PrognozaDeal):
-            out["predictions"] = list(deal.predictions)
-        elif isinstance(deal, BlindDeal):
-            out["blind"] = True
-            if seat is not None:
-                out["hand"] = []  # face down: he sees only how many are left (hand_sizes)
-        if isinstance(deal, Bets) and deal.bets is not None:
-            out["bets"] = deal.bets.view()
-            # The prompt's unit and stakes: a true bet -stake, a false one +stake; kontra x2, rekontra x4.
-            out["bet_terms"] = {"unit": BET_UNITS[deal.code], "stake": BET_POINTS,
-                                "trick": deal.rule.stop_after or None}
-        if deal.pile_key is not None:
-            out["kitty"] = kitty_view(deal, seat)  # None while face down
-            out["kitty_size"] = len(deal.pile) if not isinstance(deal, LibyanLayoutDeal) else deal.kitty.bit_count()
-        if isinstance(deal, LibyanLayoutDeal) and deal.kitty_turn:
-            out["kitty_turn"] = True
-        if deal.void:
-            out["void"] = True
 
     # -- export ----------------------------------------------------------------
 
     def to_record(self, players: list[str]) -> dict[str, Any]:
-        return {
-            "format": "klub-record/1",
-            "game": self.game,
-            "players": list(players),
-            "settings": self.rules_settings(),
-            "deals": [
-                {"hands": deal.record_hands(), **deal.record_pile(), "actions": [[s, w] for s, w in acts]}
-                for deal, acts in zip(self.deals, self.actions)
-            ],
-            "result": self.result(),
-        }
+        return views.record(self, players)
