@@ -7,19 +7,17 @@ from typing import Any, ClassVar
 
 from app.games.base import DealError, EngineBase, GameError, IllegalAction, NotYourTurn, once_per_version
 from app.games.cards import (
-    CARD_BY_NAME, CARD_NAMES, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck,
+    CARD_NAMES, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck,
 )
 from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
 from app.games.preferans.bidding import DALJE
 from app.games.preferans.follow import MOZE, NE_PRATIM
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
-from app.games.preferans import limit
+from app.games.preferans import limit, record
 from app.games.preferans.papir import Papir
 from app.games.preferans.scoring import otpis_shares, score_hand
 from app.games.preferans.settings import normalize_settings as normalize_preferans_settings
-from app.games.preferans.settings import record_settings
 
-FORMAT = "klub-record/1"
 _SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
 
 
@@ -348,16 +346,7 @@ class PreferansPartie(EngineBase):
 
     # -- results, records, views ------------------------------------------------------------
     def result(self) -> dict[str, Any]:
-        p = self._papir
-        return {
-            "bule": list(p.bule),
-            "supe": [list(row) for row in p.supe],
-            "refe": {"open": [p.refe_open(s) for s in range(3)], "played": list(p.refe_played)},
-            "results": p.results(),
-            "places": p.places(),
-            "finished": self.finished,
-            "ended_by": self.ended_by,
-        }
+        return record.result_of(self)
 
     def papir(self) -> dict[str, Any]:
         return self._papir.sheet()
@@ -372,35 +361,11 @@ class PreferansPartie(EngineBase):
         return self._papir.deal_results(self.hands_ended)
 
     def to_record(self, players: list[str]) -> dict[str, Any]:
-        deals = self.deals
-        if deals and self.finished and self.hand is not None and not self.hand.over and not deals[-1]["actions"]:
-            deals = deals[:-1]  # dealt ahead by the seed, never played: the partie ended before it
-        return {
-            "format": FORMAT,
-            "game": self.game,
-            "players": list(players),
-            "settings": record_settings(self.settings),
-            "deals": [
-                {"hands": [list(h) for h in d["hands"]], "talon": list(d["talon"]),
-                 "actions": [list(a) for a in d["actions"]]}
-                for d in deals
-            ],
-            "result": self.result(),
-        }
+        return record.record_of(self, players)
 
     def shown_deal(self, deal_index: int) -> dict[str, Any]:
         """The whole deal of an ended hand (three hands, talon, škart): public (section 4)."""
-        if not isinstance(deal_index, int) or not 0 <= deal_index < self.hands_ended:
-            raise GameError(f"deal {deal_index!r} has not ended (hands ended: {self.hands_ended})")
-        deal = self.deals[deal_index]
-        skart = next((w.split()[1:] for _, w in deal["actions"] if w.startswith("skart ")), [])
-        order = CARD_BY_NAME.__getitem__
-        return {
-            "deal_index": deal_index,
-            "hands": [sorted(h, key=order) for h in deal["hands"]],
-            "talon": sorted(deal["talon"], key=order),
-            "skart": sorted(skart, key=order),
-        }
+        return record.shown_deal_of(self, deal_index)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from app.games.preferans.views import partie_view
