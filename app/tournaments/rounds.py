@@ -33,7 +33,8 @@ from app.db.models import Member, Partie, PartieSeat, Rating, Tournament, Tourna
 from app.games.descriptor import GameDescriptor
 from app.parties.events import PartieFinished
 from app.realtime import notices
-from app.tables.service import DEADLINE, StaleVersion, apply_word
+from app.tables.service import apply_word
+from app.tables.words import DEADLINE, StaleVersion
 from app.games.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import withdrawal
