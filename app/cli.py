@@ -1,4 +1,8 @@
-"""``python -m app``: the Club's command line."""
+"""``python -m app``: the Club's command line.
+
+Each command imports what it needs inside itself (startup cost: ``replay`` and
+``random-partie`` load no database, web framework or uvicorn), not to dodge a cycle: the
+command line is the composition root, above every package (docs/architecture.md)."""
 
 from __future__ import annotations
 

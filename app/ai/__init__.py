@@ -39,6 +39,8 @@ DEFAULT_LEVEL = "majstor"  # a seat taken over on a timeout, or an unknown name
 
 def make_bot(name: str | None, game: str, seed: int | str | None = None) -> Bot:
     """The computer player called ``name`` (a level, or ``random``) for ``game``."""
+    # Deferred: app/ai/registry.py imports Bot and RandomBot from this module (inside
+    # app/ai, not across floors), and it loads a game's players only when one is made.
     from app.ai.registry import build_bot
 
     return build_bot(name if name in BOT_NAMES else DEFAULT_LEVEL, game, seed)
