@@ -74,7 +74,8 @@ def play(app, client, clock, game: str, rules: dict) -> tuple:
         play_round(app, members, t["id"], seed=36)
     else:
         clock.advance(minutes=31)  # past the deadline the computer players play the partie out
-    return admin, t["id"], round_ended(admin, t["id"], 1)
+    # computer players play two whole parties out (Lórum with 101 and makk: some 40 deals)
+    return admin, t["id"], round_ended(admin, t["id"], 1, timeout=180)
 
 
 @pytest.mark.parametrize(("game", "rules"), CASES, ids=[f"{g}-{'-'.join(r) or 'klub'}" for g, r in CASES])

@@ -75,9 +75,9 @@ def play_round(app, clients: dict[str, TestClient], tid: int, seed: int) -> None
     app.state.club.finished.drain(30)
 
 
-def round_ended(c: TestClient, tid: int, round_no: int) -> dict:
+def round_ended(c: TestClient, tid: int, round_no: int, timeout: float = 20) -> dict:
     return wait_for(lambda: next((r for r in c.get(f"/api/tournaments/{tid}").json()["rounds_played"]
-                                  if r["round"] == round_no and r["ended_at"]), None))
+                                  if r["round"] == round_no and r["ended_at"]), None), timeout=timeout)
 
 
 def pairs_of(data: dict, round_no: int) -> set[frozenset[str]]:
