@@ -86,6 +86,8 @@ class NoticeConnection:
                 tournament = True
             else:
                 mine.append(notice)
+        if mine and self.changes_nothing(mine):
+            mine = []
         if mine:
             counted = await self.count()
             # A turn at a table he sits at is not told (nor counted): the table shows it.
@@ -100,6 +102,15 @@ class NoticeConnection:
         if tournament:
             await self.send({"type": "tournament"})
         return True
+
+    def changes_nothing(self, notices: list[dict[str, Any]]) -> bool:
+        """Turns begun or ended at tables he sits at now (on this instance): his count leaves
+        those tables out (app/parties/unread.py), so it stays as it was and nothing is told.
+        Most words of a partie are such: counting them again read the database each time."""
+        if any(n.get("kind") not in ("turn", "moved") for n in notices):
+            return False
+        here = self.club.viewers.seated_at(self.member.id)
+        return all(n.get("partie") in here for n in notices)
 
     def described(self, notice: dict[str, Any]) -> dict[str, Any]:
         names = {g.code: g.name(self.lang) for g in descriptors()}
