@@ -59,6 +59,7 @@ PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist worksteal
 TEST_MARKS ?= not soak
 
 test: $(VENV)/.dev-installed chromium
+	$(BIN)/ruff check --quiet .
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --durations=15 -m "$(TEST_MARKS)"
 
 # Re-extract the texts of the pages (templates/, app/web/) into the Serbian catalog;

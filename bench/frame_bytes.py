@@ -176,13 +176,13 @@ def report(game: str, runs: list[dict]) -> None:
     per = actions * n  # per action per seat
     state = sum(sum(r["state"][:n]) for r in runs) / (len(runs) * n)
     print(f"\n{game}: {len(runs)} parties, {actions} actions, {n} seats; settings {SETTINGS.get(game, {})}")
-    print(f"  bytes per action per seat     deflate off   deflate on")
+    print("  bytes per action per seat     deflate off   deflate on")
     for kind, label in (("sent", "sent (view changes)"), ("full", "full (whole view)")):
         print(f"  {label:28} {players.raw[kind] / per:11.0f} {players.deflated[kind] / per:12.1f}")
     for kind, label in (("sent", "spectator, sent"), ("full", "spectator, full")):
         print(f"  {label:28} {spectator.raw[kind] / actions:11.0f} {spectator.deflated[kind] / actions:12.1f}")
     print(f"  state frame's view at the start: {state:.0f} bytes")
-    print(f"  event frame fields, bytes per action per seat (sent | full):")
+    print("  event frame fields, bytes per action per seat (sent | full):")
     full, sent = players.fields["full"], players.fields["sent"]
     for key, _ in (full + sent).most_common(16):
         print(f"    {key:24} {sent[key] / per:8.0f} | {full[key] / per:8.0f}")

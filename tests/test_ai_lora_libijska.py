@@ -8,7 +8,8 @@ import copy
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from app.ai import BOT_NAMES, make_bot
@@ -102,7 +103,7 @@ def test_a_table_of_one_level_finishes_a_libyan_partie(level: str, settings: dic
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hypothesis_settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), which=st.integers(0, 3), moves=st.integers(0, 400))
 def test_every_bot_says_a_legal_word_in_libyan_lora(name: str, seed: int, which: int, moves: int) -> None:
     """Random positions: bets, their answers, tricks, the layout and the kitty's place."""

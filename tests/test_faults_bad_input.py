@@ -12,7 +12,6 @@ The property tests over the same inputs are in tests/test_faults_input.py.
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 from pathlib import Path
 

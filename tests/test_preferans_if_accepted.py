@@ -67,6 +67,7 @@ def test_random_parties_write_what_each_accepted_offer_showed():
         p = PreferansPartie.new({"bule": 30, "refe": 1}, seed=f"preview-{seed}")
         rng = random.Random(seed)
         shown = before = None
+        lines = 0  # the papir's lines when the offer opened
         while not p.finished:
             if p.side_offer is None and shown is not None:
                 if p.papir()["lines"][-1]["kind"] in ("otpis", "odlazak u bulu", "vracen pad") and len(p.papir()["lines"]) > lines:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.web.security import MAX_FORM_BODY, form_token
+from app.members.cookies import form_token
+from app.web.security import MAX_FORM_BODY
 from tests.security_helpers import PASSWORD, client_for, snapshot
 
 SITE = "http://testserver"

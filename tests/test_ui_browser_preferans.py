@@ -250,7 +250,7 @@ def test_preferans_table_and_paper(page, server):  # noqa: F811
     single, out = role_of(pera, 0), role_of(pera, 1)
     assert single["role"] == "single" and single["text"] == "igra sam", single
     assert out["role"] == "out" and out["text"] == "ne prati", out
-    assert pera.locator(f".seat[data-seat='1'] .speech").count() == 0  # no stale "ne pratim" bubble beside it
+    assert pera.locator(".seat[data-seat='1'] .speech").count() == 0  # no stale "ne pratim" bubble beside it
     api_say(laza, pid, "nosim sve")
     pera.wait_for_selector(".offer-dialog button.word[data-word='prihvatam']")
     click_word(pera, "prihvatam")

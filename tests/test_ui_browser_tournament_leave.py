@@ -18,7 +18,6 @@ four others do, so the evening stays short. Tests wait on state, never on time.
 from __future__ import annotations
 
 import random
-import re
 from datetime import datetime, timedelta, timezone
 
 import httpx

@@ -6,7 +6,7 @@ import threading
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, func, select
 
 from app.db import Database
 from app.db.database import normalize_url

@@ -29,7 +29,7 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.config import Network, parse_networks  # in app/config.py: the settings check it as they load
+from app.config import parse_networks  # in app/config.py: the settings check it as they load
 from app.web.logs import REQUEST_ID
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address

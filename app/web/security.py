@@ -41,7 +41,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
-from app.members.cookies import form_token, form_token_ok, session_token
+from app.members.cookies import form_token_ok, session_token
 from app.web.request_body import read_body, replay
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})

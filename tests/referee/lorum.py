@@ -15,7 +15,7 @@ from .errors import DealUnfinished, RefereeError
 from .layout import play_layout
 from .places import lorum_places
 from .record import check_header, deal_cards
-from .settings import LORUM_BASE, LorumRules, lorum_rules
+from .settings import LORUM_BASE, lorum_rules
 from .tricks import EndTest, TrickState, play_tricks
 
 N_SEATS = 4

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.base import IllegalAction, NotYourTurn
+from app.games.base import IllegalAction
 from app.games.cards import CARD_NAMES
 from app.games.lora.contracts import Contract
 from app.games.lora.deal import Deal, LayoutDeal, TrickDeal

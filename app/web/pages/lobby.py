@@ -203,10 +203,8 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
         )
         summary = await run_in_threadpool(proposals.get_summary, club, partie_id, member)
     except ClubError as e:
-        ctx = await run_in_threadpool(
-            lambda: _lobby_ctx(request, club, member, form={**default_form(), **form}, error=e.code,
-                               error_message=e.message)
-        )
+        ctx = await run_in_threadpool(_lobby_ctx, request, club, member, form={**default_form(), **form},
+                                      error=e.code, error_message=e.message)
         return render(request, "lobby.html", ctx, status=422 if e.status < 500 else 400)
     if summary["status"] == "running":
         return RedirectResponse(f"/table/{partie_id}", status_code=303)
@@ -227,7 +225,7 @@ async def seat_post(partie_id: int, seat: int, kind: str, request: Request, club
     try:
         summary = await run_in_threadpool(proposals.set_seat, club, member, partie_id, seat, spec)
     except ClubError as e:
-        ctx = await run_in_threadpool(lambda: _lobby_ctx(request, club, member, error=e.code, error_message=e.message))
+        ctx = await run_in_threadpool(_lobby_ctx, request, club, member, error=e.code, error_message=e.message)
         return render(request, "lobby.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
     if summary.get("status") == "running":
         return RedirectResponse(f"/table/{partie_id}", status_code=303)
@@ -255,7 +253,7 @@ async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep
         else:
             return Response(status_code=404)
     except ClubError as e:
-        ctx = await run_in_threadpool(lambda: _lobby_ctx(request, club, member, error=e.code, error_message=e.message))
+        ctx = await run_in_threadpool(_lobby_ctx, request, club, member, error=e.code, error_message=e.message)
         return render(request, "lobby.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
     if summary.get("status") == "running":
         return RedirectResponse(f"/table/{partie_id}", status_code=303)

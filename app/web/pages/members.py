@@ -183,8 +183,8 @@ async def account_holiday(request: Request, club: ClubDep, member: OptionalMembe
                 raise ClubError("a date and a time", code="invalid_holiday", status=422) from None
         await run_in_threadpool(slow_vacation.set_holiday, club, member.id, until)
     except ClubError as e:
-        return await run_in_threadpool(
-            lambda: _account(request, member, _refused_status(e), holiday_error=e.code, holiday_error_message=e.message))
+        return await run_in_threadpool(_account, request, member, _refused_status(e), holiday_error=e.code,
+                                       holiday_error_message=e.message)
     return RedirectResponse("/account#vacation", status_code=303)
 
 

@@ -112,8 +112,8 @@ async def create_post(request: Request, club: ClubDep, member: OptionalMemberDep
         spec = spec_from_form(club, form)
         tournament_id = await run_in_threadpool(service.create, club, member, spec)
     except ClubError as e:
-        ctx = await run_in_threadpool(lambda: _list_ctx(request, club, member, form={**_form_defaults(club), **form},
-                                                        error=e.code, error_message=e.message))
+        ctx = await run_in_threadpool(_list_ctx, request, club, member, form={**_form_defaults(club), **form},
+                                      error=e.code, error_message=e.message)
         return render(request, "tournaments.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
     return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
 
@@ -189,8 +189,8 @@ async def action_post(tournament_id: int, action: str, request: Request, club: C
         await run_in_threadpool(calls[action])
     except ClubError as e:
         try:
-            ctx = await run_in_threadpool(lambda: _detail_ctx(request, club, member, tournament_id, error=e.code,
-                                                              error_message=e.message))
+            ctx = await run_in_threadpool(_detail_ctx, request, club, member, tournament_id, error=e.code,
+                                          error_message=e.message)
         except ClubError as missing:
             return error_page(request, member, missing.code, missing.message, 404)
         return render(request, "tournament.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
