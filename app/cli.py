@@ -174,7 +174,7 @@ def uvicorn_options(settings) -> dict:
         "forwarded_allow_ips": settings.trusted_proxies,
     }
     if settings.log_format == "json":
-        options["log_config"] = None  # uvicorn's loggers write through the app's JSON handler (app/web/logs.py)
+        options["log_config"] = None  # uvicorn's loggers write through the app's JSON handler (app/logs.py)
     return options
 
 
@@ -194,7 +194,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from app.config import get_settings
     from app.db.migrate import upgrade
-    from app.web import logs
+    from app import logs
 
     settings = get_settings()
     logs.configure(settings)  # JSON lines (KLUB_LOG_FORMAT=json) from the migration on

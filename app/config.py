@@ -104,7 +104,7 @@ class Settings(BaseSettings):
     # and anyone who sends this token (Authorization: Bearer ...); everyone else gets a 404.
     metrics_token: str | None = None
     # Log lines: "text" (uvicorn's own), or "json": one JSON object a line, with the
-    # request's id (app/web/logs.py).
+    # request's id (app/logs.py).
     log_format: Literal["text", "json"] = "text"
 
     @field_validator("trusted_proxies")

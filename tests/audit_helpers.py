@@ -154,7 +154,7 @@ def full_record(db, pid: int) -> dict[str, Any]:
     from sqlalchemy import select
 
     from app.db.models import Action, Partie
-    from app.games.engines import new_engine
+    from app.parties.engines import new_engine
 
     with db.read() as s:
         partie = s.get(Partie, pid)

@@ -141,7 +141,7 @@ def check_log(database_url: str, shared: Shared, parties: list[int]) -> dict[str
 
 def replayed_views(database_url: str, pid: int) -> tuple[list[dict], bool]:
     """The views of every seat after replaying the log from the seed (outside the server)."""
-    from app.games.engines import new_engine
+    from app.parties.engines import new_engine
 
     [(game, settings, seed)] = _query(database_url, "SELECT game, settings, seed FROM parties WHERE id = :pid", {"pid": pid})
     actions = _query(database_url, "SELECT seat, word FROM actions WHERE partie_id = :pid ORDER BY seq", {"pid": pid})

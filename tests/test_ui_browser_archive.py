@@ -56,7 +56,7 @@ def random_log(game: str, seed: str, settings: dict, stop=None):
 
     ``stop(engine)`` ends it early (an unfinished partie).
     """
-    from app.games.engines import new_engine
+    from app.parties.engines import new_engine
 
     engine = new_engine(game, settings, seed)
     rng = random.Random(seed)
@@ -121,7 +121,7 @@ def seed_of_deals(game: str, settings: dict, deals: int) -> str:
 
 def result_after(game: str, partie: dict, k: int) -> dict:
     """The engine's result after deal ``k`` of a seeded partie (every word up to its end)."""
-    from app.games.engines import new_engine
+    from app.parties.engines import new_engine
 
     engine = new_engine(game, partie["settings"], partie["seed"])
     for seat, word in partie["log"]:

@@ -23,7 +23,7 @@ from websockets.sync.client import connect
 from app.db import Database
 from app.db.models import Action
 from app.errors import ClubError
-from app.web.logs import JsonFormatter
+from app.logs import JsonFormatter
 from tests.bot_helpers import bearer, new_bot
 from tests.test_web_proxies import browser, register, served
 from tests.web_helpers import ROOT, cookie_header, wait_for

@@ -20,7 +20,7 @@ from app import gcpauses
 from app.members.service import CurrentMember, register
 from app.parties.proposals import SeatSpec, propose
 from app.tables.cache import LiveTable
-from app.games.engines import new_engine
+from app.parties.engines import new_engine
 from app.parties.lookup import get_partie, open_table
 from app.tables.service import apply_words, start_word_writer
 from app.tables.words import Applied, Word

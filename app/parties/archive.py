@@ -20,7 +20,7 @@ from app.members.service import CurrentMember, check_name
 from app.parties.proposals import proposal_summary
 from app.parties.lookup import computer_name, get_partie, open_table, player_name, seat_of
 from app.parties.visibility import check_may_watch, open_to
-from app.games.engines import game_of
+from app.parties.engines import game_of
 
 if TYPE_CHECKING:
     from app.club import Club

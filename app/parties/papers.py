@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from app.db.models import Action, Partie
-from app.games.engines import game_of, new_engine
+from app.parties.engines import game_of, new_engine
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session

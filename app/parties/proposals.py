@@ -27,13 +27,13 @@ from app.parties.fairplay import check_together
 from app.games.base import SettingsError
 from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.parties import slow
 from app.parties.slow_clocks import start_clocks
 from app.parties.slow_frames import clocks
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
-from app.games.engines import new_engine
+from app.parties.engines import new_engine
 from app.parties.visibility import open_to
 
 if TYPE_CHECKING:

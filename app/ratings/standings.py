@@ -21,7 +21,7 @@ from app.db.types import utcnow
 from app.errors import Invalid
 from app.games.registry import codes
 from app.ratings.method import ORDINAL_Z, Skill, provisional
-from app.games.engines import game_of
+from app.parties.engines import game_of
 
 # period -> days back (None: all time), in the order the filters show them.
 PERIODS: dict[str, int | None] = {"all": None, "30d": 30, "365d": 365}

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Action, Partie
 from app.games.base import may_speak
 from app.parties.slow import is_slow
-from app.games.engines import new_engine
+from app.parties.engines import new_engine
 
 def to_json(value: Any) -> str:
     """Compact JSON (UTF-8 characters as they are), as the sockets send it.

@@ -23,7 +23,7 @@ import orjson
 from app.db.models import Partie
 from app.parties.lookup import bot_seats, seats_info
 from app.tables.cache import Snapshot, deadline_after, to_json
-from app.games.engines import game_of
+from app.parties.engines import game_of
 
 
 def _iso(value) -> str | None:

@@ -15,7 +15,7 @@ from app.db.models import Member, Partie, Tournament, TournamentPlayer, Tourname
 from app.errors import NotFound
 from app.members.service import CurrentMember
 from app.parties.lookup import BOT_NAMES, seat_of
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import rounds, withdrawal
 from app.tournaments.secret import commitment, round_seed

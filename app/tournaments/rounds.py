@@ -35,7 +35,7 @@ from app.parties.events import PartieFinished
 from app.realtime import notices
 from app.tables.service import apply_word
 from app.tables.words import DEADLINE, StaleVersion
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import withdrawal
 from app.tournaments.secret import round_seed

@@ -21,7 +21,7 @@ from app.parties.fairplay import check_together
 from app.games.tournament import check_place_points
 from app.members.service import CurrentMember
 from app.parties.lookup import seat_of
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import rounds, withdrawal
 from app.tournaments.reading import detail, late_join_open

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from app.db.models import TournamentRound
 from app.errors import Forbidden, NotFound
 from app.members.service import CurrentMember
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.tournaments import results as res
 from app.tournaments.reading import get, names_of
 from app.tournaments.scoring import BoardResult, matchpoints

@@ -117,7 +117,7 @@ def install(app: FastAPI) -> None:
         from app.web.security import security_headers
 
         headers = {k.decode(): v.decode() for k, v in security_headers(request.app.state.club.settings)}
-        from app.web.logs import REQUEST_ID
+        from app.logs import REQUEST_ID
 
         if (request_id := REQUEST_ID.get()) is not None:  # the id of the traceback's log line
             headers["x-request-id"] = request_id

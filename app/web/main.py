@@ -35,7 +35,8 @@ from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
 from app.tournaments import rounds as tournament_rounds
 from app.tournaments.router import router as tournaments_router
-from app.web import errors, health, logs, metrics, notices_ws, pages, proxies, push, pwa, security
+from app import logs
+from app.web import errors, health, metrics, notices_ws, pages, proxies, push, pwa, security
 from app.web.assets import static_app
 from app.web.nul import NulMiddleware
 

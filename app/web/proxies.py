@@ -17,7 +17,7 @@ plain uvicorn, which trusts loopback by default as this setting does).
 
 Every HTTP request and WebSocket gets an id: the trusted proxy's ``X-Request-ID`` when
 it is a plain token (letters, digits, ``._:/+=@-``, at most 128), else a new one. It
-is the log records' ``request_id`` (app/web/logs.py) and the response's X-Request-ID.
+is the log records' ``request_id`` (app/logs.py) and the response's X-Request-ID.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import uuid
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import parse_networks  # in app/config.py: the settings check it as they load
-from app.web.logs import REQUEST_ID
+from app.logs import REQUEST_ID
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:/+=@-]{1,128}")

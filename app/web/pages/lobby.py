@@ -19,7 +19,7 @@ from app.parties import proposals, rematch, slow
 from app.parties.durations import settings_key, typical_minutes
 from app.parties.lookup import get_partie, open_table
 from app.tables import reads
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.web.i18n import N_
 from app.web.render import context, form_refused, read_form, render, to_login
 

@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.deps import OptionalMemberDep
 from app.games.registry import codes, descriptors
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.web.i18n import lang_of
 from app.web.render import context, error_page, render
 from app.web.strings import game_names_text

@@ -19,7 +19,7 @@ from app import zones
 from app.games.registry import descriptors
 from app.members.service import CurrentMember
 from app.parties.lookup import get_partie
-from app.games.engines import game_of
+from app.parties.engines import game_of
 from app.tournaments import reading, service
 from app.tournaments.traveller import traveller
 from app.web.pages.lobby import default_form, setting_name
