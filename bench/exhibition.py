@@ -57,7 +57,7 @@ def replay_decisions(game: str, settings: dict, seed: str, pid: int, level: str,
     on the same view: its CPU time per decision, and how many words differ."""
     sys.path.insert(0, str(ROOT))
     from app.ai import make_bot
-    from app.games.engines import new_engine
+    from app.parties.engines import new_engine
 
     engine = new_engine(game, settings, seed)
     bots = {}
