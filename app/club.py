@@ -51,7 +51,7 @@ class Club:
     def from_settings(cls, settings: Settings, clock: Clock | None = None) -> Club:
         return cls(
             settings=settings,
-            db=Database(settings.database_url, clock),
+            db=Database(settings.database_url, clock, settings.db_pool_size),
             hub=Hub(settings.redis_url),
             tables=TableCache(history=settings.event_history),
             analyses=WorkerPool(settings.analysis_workers),

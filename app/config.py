@@ -17,6 +17,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="KLUB_", env_file=".env", extra="ignore")
 
     database_url: str = Field(default=f"sqlite:///{DATA_DIR / 'klub.db'}")
+    # PostgreSQL connections an instance keeps open (all it opens: a burst waits for one
+    # rather than opening and closing connections; PostgreSQL's 100 by default serve three
+    # instances of 30). SQLite opens one per thread.
+    db_pool_size: int = Field(default=30, ge=1)
     redis_url: str | None = None
     site_origin: str = "http://127.0.0.1:8000"
 

@@ -109,6 +109,21 @@ def backend(request) -> str:
     return request.param
 
 
+def pytest_collection_modifyitems(config, items):
+    """A test marked ``one_database`` (a long scenario: a whole evening, a route walk, a
+    traveller per house rule) checks what the Club decides, not how a database stores it:
+    its PostgreSQL variant is left out, since the database's own behaviour (locks, races,
+    outages, backups, migrations, every word's path) has tests of its own on both."""
+    kept, left = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgresql = callspec is not None and callspec.params.get("backend") == "postgresql"
+        (left if on_postgresql and item.get_closest_marker("one_database") else kept).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
 @pytest.fixture
 def database_url(backend, tmp_path, request) -> str:
     if backend == "postgresql":

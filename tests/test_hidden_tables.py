@@ -147,6 +147,7 @@ def _profile(c: TestClient, name: str) -> dict:
     return {"games": data["games"], "recent": data["recent"], "tournaments": data["tournaments"]}
 
 
+@pytest.mark.one_database
 def test_every_route_keeps_a_running_tables_secrets(client, app, clock):
     admin = _admin(app)
     _ids_from(app, FIRST_ID)

@@ -78,6 +78,7 @@ def play(app, client, clock, game: str, rules: dict) -> tuple:
     return admin, t["id"], round_ended(admin, t["id"], 1, timeout=180)
 
 
+@pytest.mark.one_database
 @pytest.mark.parametrize(("game", "rules"), CASES, ids=[f"{g}-{'-'.join(r) or 'klub'}" for g, r in CASES])
 def test_a_traveller_names_each_contract_as_the_tables_sheet(client, app, clock, game, rules):
     admin, tid, played = play(app, client, clock, game, rules)

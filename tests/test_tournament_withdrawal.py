@@ -8,6 +8,7 @@ of three hands, so two tables of three a round. Everyone says his words over the
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from app.db.models import Action, Partie
@@ -46,6 +47,7 @@ def next_round(admin, clock, tid: int, round_no: int) -> dict:
     return wait_for(lambda: (d := admin.get(f"/api/tournaments/{tid}").json())["current_round"] == round_no and d)
 
 
+@pytest.mark.one_database
 def test_leaving_the_table_withdraws_him_and_the_standings_say_so(client, app, clock):
     admin, tid, players = evening(app, clock, "izl")
     leaver = players["izl0"]
@@ -87,6 +89,7 @@ def test_leaving_the_table_withdraws_him_and_the_standings_say_so(client, app, c
     assert [x["name"] for x in final["standings"] if x["withdrawn"]] == ["izl0"]
 
 
+@pytest.mark.one_database
 def test_withdrawing_during_a_round_and_between_rounds(client, app, clock):
     admin, tid, players = evening(app, clock, "pov")
     # "Povuci" during round 1: his seat goes to the computer at once (T10), as leaving the table;

@@ -98,6 +98,7 @@ def first_deal_hands(c: TestClient, partie_id: int) -> list:
     return c.get(f"/api/parties/{partie_id}/record").json()["deals"][0]["hands"]
 
 
+@pytest.mark.one_database
 def test_nine_players_of_preferans_duplikat(client, app, clock):
     admin = admin_client(app)
     t = create(admin, clock, game="preferans", format="duplikat", hands=3, settings={"bule": 30}, robot_field=True)
@@ -206,6 +207,7 @@ def test_nine_players_of_preferans_duplikat(client, app, clock):
     assert clients[winner].get(f"/api/archive?of={winner}&tournament=false").json()["parties"] == []
 
 
+@pytest.mark.one_database
 def test_seven_players_of_lora_svajcarski_with_a_computer_player(client, app, clock):
     admin = admin_client(app)
     bez = ["vise", "manje", "dame", "herc", "zandar", "kralj"]  # a short Lora: only the layout is played

@@ -89,6 +89,7 @@ def test_a_preferans_hand_is_analysed_in_tricks(client, app):
     assert any(r["values"] for r in done["rows"])
 
 
+@pytest.mark.one_database
 @pytest.mark.parametrize("options, k", [({}, 3), ({"sto_jedan": True, "makk": True}, 6)])
 def test_a_lorum_deal_is_analysed_in_chips(client, app, options, k):
     """Kvart of the Club's Lórum, and 101 with both extras: computed in the worker like Lora's."""
@@ -128,6 +129,7 @@ def test_unknown_parties_and_deals_games_without_analysis_and_parties_not_over(c
     assert TestClient(app).get(URL.format(pid, 0)).status_code == 401  # members only, as the replay
 
 
+@pytest.mark.one_database
 @pytest.mark.parametrize("game, options, seats", [("lora", {}, 4), ("preferans", {"bule": 30, "refe": 1}, 3)])
 def test_a_running_partie_s_ended_deals_are_analysed_for_its_players_only(client, app, game, options, seats):
     ana, kibic = register(app, "ana"), register(app, "kibic")

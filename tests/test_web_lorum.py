@@ -1,10 +1,13 @@
 """Lórum in the Club: a partie against three computer players over the API, its score
 sheet with the bank, and its record (redacted while it runs)."""
 
+import pytest
+
 from app.games.records import replayed_record
 from tests.test_web_api import error_code, my_turn_state, play_to_end, register
 
 
+@pytest.mark.one_database
 def test_lorum_partie_against_computer_players(client, app):
     ana = register(app, "ana")
     r = ana.post("/api/parties", json={"game": "lorum", "seats": [{"kind": "bot"}] * 3})

@@ -207,3 +207,28 @@ def test_notices_cross_instances(settings):
     finally:
         one.close()
         two.close()
+
+
+def test_sitting_at_my_table_leaves_its_turn_out_of_my_count_until_i_leave(live_server):
+    """The count drops a table's turn when the member opens his seat there (counted from
+    the last count, without a read) and takes it back when he closes it."""
+    ana, boki = member(live_server.url, "ana"), member(live_server.url, "boki")
+    body = {"game": PREFERANS, "seats": [{"kind": "member", "name": "boki"}, {"kind": "bot"}]}
+    pid = _post(ana, "/api/parties", body)["id"]
+
+    async def main():
+        async with await notices(live_server, boki) as b:
+            assert (await recv(b))["count"] == 1  # the invitation
+            await asyncio.to_thread(_post, boki, f"/api/parties/{pid}/accept")
+            f = await frame_of(b, ftype="unread")
+            assert f == {"type": "unread", "count": 1, "invitations": [], "turns": [pid]}  # boki bids first
+            table_url = f"{live_server.ws_url}/ws/parties/{pid}"
+            headers = {"Cookie": cookie_header(boki), "Origin": live_server.origin}
+            async with connect(table_url, additional_headers=headers, open_timeout=10) as table:
+                assert (await recv(table))["type"] == "state"
+                f = await frame_of(b, ftype="unread")
+                assert f == {"type": "unread", "count": 0, "invitations": [], "turns": []}
+            f = await frame_of(b, ftype="unread")
+            assert f == {"type": "unread", "count": 1, "invitations": [], "turns": [pid]}
+
+    asyncio.run(main())

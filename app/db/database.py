@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -21,6 +22,8 @@ from app.clock import Clock, SystemClock
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
 CONNECT_TIMEOUT_SECONDS = 5  # PostgreSQL
+DEFAULT_POOL_SIZE = 30  # PostgreSQL connections of an instance (KLUB_DB_POOL_SIZE)
+PING_AFTER_IDLE_SECONDS = 1.0  # a pooled PostgreSQL connection idle longer is pinged first
 
 
 def _sqlite_engine(url: str, begin: str) -> Engine:
@@ -67,6 +70,28 @@ def _switch_to_wal(cur: sqlite3.Cursor) -> None:
             time.sleep(0.005)
 
 
+def _ping_when_idle(engine: Engine) -> None:
+    """A connection that rested in the pool for a while is pinged before it is handed out,
+    and one the database dropped (a restart) is replaced, with every other pooled one (as
+    ``pool_pre_ping``). One just used is handed out as it is: a ping per checkout was a
+    round trip in five of a busy table's reads. Should the database have restarted in that
+    moment, the request fails as in the outage (503, try again) and recycles the pool."""
+
+    @event.listens_for(engine, "checkin")
+    def _rested_since(_dbapi_conn, record) -> None:
+        record.info["checked_in_at"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_conn, record, _proxy) -> None:
+        checked_in_at = record.info.get("checked_in_at")
+        if checked_in_at is None or time.monotonic() - checked_in_at < PING_AFTER_IDLE_SECONDS:
+            return  # a new connection, or one just used
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+        except engine.dialect.loaded_dbapi.Error as e:
+            raise sa_exc.InvalidatePoolError(str(e)) from e
+
+
 def normalize_url(url: str) -> str:
     """Accept plain ``postgresql://`` URLs and use psycopg 3 for them."""
     if url.startswith("postgres://"):
@@ -79,7 +104,7 @@ def normalize_url(url: str) -> str:
 class Database:
     """The Club's database: ``read()`` and ``write()`` transactions."""
 
-    def __init__(self, url: str, clock: Clock | None = None):
+    def __init__(self, url: str, clock: Clock | None = None, pool_size: int = DEFAULT_POOL_SIZE):
         self.url = normalize_url(url)
         self.clock: Clock = clock or SystemClock()
         self.is_sqlite = self.url.startswith("sqlite")
@@ -87,12 +112,14 @@ class Database:
             self.read_engine = _sqlite_engine(self.url, "BEGIN")
             self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
         else:
-            # pool_pre_ping: a connection the database dropped (a restart) is replaced when
-            # handed out; connect_timeout: a database out of reach fails a request in
-            # seconds, not after the system's TCP timeout (app/db/outage.py).
+            # connect_timeout: a database out of reach fails a request in seconds, not after
+            # the system's TCP timeout (app/db/outage.py).
+            # No overflow: connections opened past the pool for a burst were closed again as
+            # soon as they came back, a PostgreSQL process started and ended for each read.
             self.read_engine = self.write_engine = create_engine(
-                self.url, pool_pre_ping=True, pool_size=10, connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+                self.url, pool_size=pool_size, max_overflow=0, connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS}
             )
+            _ping_when_idle(self.read_engine)
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
         self._write = sessionmaker(self.write_engine, expire_on_commit=False)
 

@@ -12,7 +12,7 @@ nothing that was not rolled back, so the answer is "try again", never "internal"
   answering the word (app/tables/ws.py), and the socket stays open;
 - the computer players look at their table again later (app/bots/runner.py).
 
-The pool pings a connection before handing it out (``pool_pre_ping``, app/db/database.py),
+The pool pings a connection that rested in it before handing it out (app/db/database.py),
 and a disconnect seen on one connection recycles the pool: once the database is back,
 the next request connects anew, without a restart (docs/server.md, "Outages").
 """

@@ -14,38 +14,47 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, bindparam, or_, select
 
 from app.db.models import Partie, PartieSeat
-from app.parties.lookup import open_table
+from app.parties.lookup import get_partie, open_table
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from app.club import Club
+
+# One query for both parts: the proposals that wait for his answer, and his seats at
+# running tables (with the version the database has, to trust a cached table at it).
+_MINE = (
+    select(Partie.id, Partie.status, Partie.version, PartieSeat.seat)
+    .join(PartieSeat, PartieSeat.partie_id == Partie.id)
+    .where(PartieSeat.member_id == bindparam("member"),
+           or_(and_(Partie.status == "proposed", PartieSeat.answer == "invited", PartieSeat.seat != 0),
+               and_(Partie.status == "running", PartieSeat.taken_over.is_(False))))
+    .order_by(Partie.id)
+)
 
 
 def unread(club: Club, member_id: int) -> dict[str, Any]:
+    here = club.viewers.seated_at(member_id)
     with club.db.read() as s:
-        invitations = list(s.scalars(
-            select(Partie.id)
-            .join(PartieSeat, PartieSeat.partie_id == Partie.id)
-            .where(Partie.status == "proposed", PartieSeat.member_id == member_id, PartieSeat.answer == "invited",
-                   PartieSeat.seat != 0)
-            .order_by(Partie.id)
-        ))
-        playing = s.scalars(
-            select(Partie)
-            .join(PartieSeat, PartieSeat.partie_id == Partie.id)
-            .where(Partie.status == "running", PartieSeat.member_id == member_id, PartieSeat.taken_over.is_(False))
-            .order_by(Partie.id)
-        ).all()
-        turns = []
-        here = club.viewers.seated_at(member_id)
-        for partie in playing:
-            if partie.id in here:
-                continue
-            seat = next(row.seat for row in partie.seats if row.member_id == member_id)
-            table = open_table(club, s, partie)
-            with table.lock:
-                if seat in table.latest.to_act:
-                    turns.append(partie.id)
+        rows = s.execute(_MINE, {"member": member_id}).all()
+        invitations = [pid for pid, status, _, _ in rows if status == "proposed"]
+        turns = [pid for pid, status, version, seat in rows
+                 if status == "running" and pid not in here and _to_act(club, s, pid, version, seat)]
     return {"count": len(invitations) + len(turns), "invitations": invitations, "turns": turns}
+
+
+def _to_act(club: Club, s: Session, partie_id: int, version: int, seat: int) -> bool:
+    """Whether the seat is to act at the table: from this instance's cached table when it
+    is at the database's version (a round's hundred new tables are counted without
+    reading each partie again), else from the table read and brought up to date."""
+    table = club.tables.peek(partie_id)
+    if table is not None:
+        with table.lock:
+            if table.history and table.version == version:
+                return seat in table.latest.to_act
+    table = open_table(club, s, get_partie(s, partie_id))
+    with table.lock:
+        return seat in table.latest.to_act

@@ -260,7 +260,8 @@ class TableConnection:
             if notice.get("version", 0) > self.sent_version:
                 await self.catch_up(notice.get("version"))
         elif kind == "seats":
-            await self.send_seats()
+            if notice.get("seats") is None or notice["seats"] != self.seats_sent[0]:
+                await self.send_seats()  # else: the seats it names are the ones shown (e.g. his own arrival)
         elif kind == "resync":  # the hub may have lost notices (app/realtime/hub.py)
             await self.resync()
         elif kind == "retry":  # a read failed on the database a moment ago (retry_later)
@@ -295,6 +296,16 @@ class TableConnection:
         async with self.send_lock:
             await self.send(frame)
             self.seats_sent = seats
+
+    async def show_seats(self, seats: list[dict[str, Any]]) -> None:
+        """The seats as his own arrival left them (newer than those of his first frame)."""
+        frame = {"type": "seats", "version": self.sent_version, "seats": seats}
+        round_time_up = self.seats_sent[2] if self.seats_sent else None
+        if round_time_up is not None:
+            frame["round_time_up"] = round_time_up
+        async with self.send_lock:
+            await self.send(frame)
+            self.seats_sent = (seats, None, round_time_up)
 
     async def send_watchers(self) -> None:
         names = self.club.viewers.spectators(self.partie_id)

@@ -38,22 +38,27 @@ def set_away(club: Club, member: CurrentMember, partie_id: int, away: bool) -> l
     return seats
 
 
-def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) -> None:
-    """A player's socket opened or closed: he is back, or away."""
+def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) -> list[dict[str, Any]] | None:
+    """A player's socket opened or closed: he is back, or away. The seats as they are now
+    when that changed them (None: it did not), told to the table's sockets with the
+    notice: a socket that shows them already need not read them (app/tables/connection.py)."""
     with club.db.write() as s:
         partie = get_partie(s, partie_id, lock=True, db=club.db)
         seat = seat_of(partie, member_id)
         if seat is None or partie.status != "running":
-            return
+            return None
         row = partie.seats[seat]
-        if slow.is_slow(partie.timer_seconds):
+        slow_partie = slow.is_slow(partie.timer_seconds)
+        if slow_partie:
             row.seen_at = club.clock.now()  # he looked at the table (the reminder asks)
         if row.away == (not connected):
-            return
+            return None
         row.away = not connected
         if connected:
             row.takeover_votes = []
-    club.notify_partie(partie_id, {"kind": "seats"})
+        seats = None if slow_partie else seats_info(partie)  # a slow partie's seats come with its clocks
+    club.notify_partie(partie_id, {"kind": "seats", "seats": seats} if seats is not None else {"kind": "seats"})
+    return seats
 
 
 def vote_takeover(club: Club, member: CurrentMember, partie_id: int, seat_no: int, agree: bool = True) -> list[dict[str, Any]]:

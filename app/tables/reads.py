@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import and_, bindparam, select
+from sqlalchemy.orm import joinedload
 
 from app.db.models import Partie, TournamentRound
+from app.errors import NotFound
 from app.members.service import touch_member
 from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
 from app.parties.slow import is_slow
@@ -23,9 +25,23 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+# The partie, its seats and, at a tournament table, whether its round's deadline passed
+# (rulings T3): one query for the read that every socket opening and seats notice makes.
+_PARTIE_AND_ROUND = (
+    select(Partie, TournamentRound.overdue)
+    .outerjoin(TournamentRound, and_(TournamentRound.tournament_id == Partie.tournament_id,
+                                     TournamentRound.round_no == Partie.tournament_round))
+    .where(Partie.id == bindparam("pid"))
+    .options(joinedload(Partie.seats))
+)
+
+
 def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str, Any]:
     with club.db.read() as s:
-        partie = get_partie(s, partie_id)
+        row = s.execute(_PARTIE_AND_ROUND, {"pid": partie_id}).unique().first()
+        if row is None:
+            raise NotFound(f"there is no partie {partie_id}", code="no_such_partie")
+        partie, overdue = row
         seat = seat_of(partie, member.id if member else None)
         check_may_watch(s, partie, member.id if member else None)
         if partie.status not in ("running", "finished"):
@@ -36,7 +52,7 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dic
         if is_slow(partie.timer_seconds):  # every seat's clock (app/parties/slow.py)
             frame["slow"] = slow_frame(s, partie, club.clock.now())
         if partie.tournament_id is not None:
-            frame["round_time_up"] = round_time_up(s, partie)
+            frame["round_time_up"] = bool(overdue)
         return frame
 
 
@@ -47,13 +63,6 @@ def pinged(club: Club, partie_id: int, member_id: int) -> tuple[int, str] | None
     with club.db.read() as s:
         row = s.execute(select(Partie.version, Partie.status).where(Partie.id == partie_id)).first()
     return (row[0], row[1]) if row is not None else None
-
-
-def round_time_up(s, partie: Partie) -> bool:
-    """A tournament table whose round's deadline has passed: the computer players finish
-    it (rulings T3, app/tournaments/rounds.py), and the table says so to everyone."""
-    rnd = s.get(TournamentRound, (partie.tournament_id, partie.tournament_round))
-    return bool(rnd is not None and rnd.overdue)
 
 
 def cached_event_texts_since(

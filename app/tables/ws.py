@@ -116,7 +116,9 @@ async def table_socket(websocket: WebSocket, partie_id: int):
             return
         if conn.seat is not None:
             counts[key] = counts.get(key, 0) + 1
-            await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
+            seats = await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
+            if seats is not None:
+                await conn.show_seats(seats)
         viewing = True
         _came(club, partie_id, member, conn.seat is not None)
         await _serve(conn, queue)
@@ -177,18 +179,29 @@ async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
 
     async def write() -> None:
         while True:
-            channel, notice = await queue.get()
-            try:
-                if not await conn.on_notice(channel, notice):
-                    return
-            except Exception as e:
-                if not unavailable(e) or not connected(conn.ws):
-                    raise
-                log.warning("table socket: a notice waits for the database (%r)", e)
-                conn.retry_later()
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            for channel, notice in _one_seats_read(batch):
+                try:
+                    if not await conn.on_notice(channel, notice):
+                        return
+                except Exception as e:
+                    if not unavailable(e) or not connected(conn.ws):
+                        raise
+                    log.warning("table socket: a notice waits for the database (%r)", e)
+                    conn.retry_later()
 
     async def session_ended() -> None:
         await conn.error("session_ended", "your session has ended; log in again")
         await conn.ws.close(code=CLOSE_SESSION_ENDED)
 
     await run_until_one_ends([read(), write(), recheck_session(conn.club, conn.token, session_ended)], "table")
+
+
+def _one_seats_read(batch: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The notices that waited, with only the last of their ``seats`` notices: each reads
+    the seats anew, so one read after all of them were published sees what each said (a
+    table whose four players arrive together no longer reads its seats six times)."""
+    last = max((i for i, (_, notice) in enumerate(batch) if notice.get("kind") == "seats"), default=None)
+    return [item for i, item in enumerate(batch) if item[1].get("kind") != "seats" or i == last]

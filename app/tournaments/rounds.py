@@ -61,7 +61,8 @@ def channel(tournament_id: int) -> str:
 class _After:
     """What a step tells once its transaction has committed."""
 
-    started: list[tuple[int, list[int | None]]] = field(default_factory=list)  # (partie, member ids)
+    # (partie, member ids, whether a computer player sits at it)
+    started: list[tuple[int, list[int | None], bool]] = field(default_factory=list)
     overdue: list[int] = field(default_factory=list)  # parties whose seats went to the computer
     deadline_words: list[tuple[int, str]] = field(default_factory=list)
     round_no: int = 0
@@ -148,6 +149,7 @@ def _start_round(s: Session, t: Tournament, game: GameDescriptor, now: datetime,
     # presence.py): his table-mates may hand his seat to the computer player as at any live
     # table rather than wait his timer at each decision. Bot accounts play over the API.
     bot_accounts = set(s.scalars(select(Member.id).where(Member.id.in_(members), Member.bot_owner_id.is_not(None))))
+    parties = []
     for table_no, table in numbered:
         seats = [
             PartieSeat(seat=i, kind="bot", bot=references[m], member_id=m, answer="accepted") if m in references
@@ -162,8 +164,11 @@ def _start_round(s: Session, t: Tournament, game: GameDescriptor, now: datetime,
             tournament_id=t.id, tournament_round=round_no, table_no=table_no, seats=seats,
         )
         s.add(partie)
-        s.flush()
-        after.started.append((partie.id, list(table.seats)))
+        parties.append((partie, table))
+    s.flush()  # every table in one go: a hundred tables are a few statements, not two hundred
+    for partie, table in parties:
+        computer = any(seat.kind == "bot" for seat in partie.seats)
+        after.started.append((partie.id, list(table.seats), computer))
     t.current_round = round_no
     after.name, after.game = t.name, t.game
     t.status = "running"
@@ -259,13 +264,16 @@ def _tell(club: Club, tournament_id: int, after: _After) -> None:
     for partie_id in after.overdue:
         club.notify_partie(partie_id, {"kind": "seats"})
         club.poke_bots(partie_id)
-    for partie_id, members in after.started:
-        notices.tell(club.hub, members, "round", tournament=tournament_id, round=after.round_no, partie=partie_id,
-                     name=after.name, game=after.game)
-        club.poke_bots(partie_id)
-    if after.changed:
-        club.hub.publish(channel(tournament_id), {"kind": "tournament", "tournament": tournament_id})
-        club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "tournaments", "tournament": tournament_id})
+    with club.hub.batch():  # a round's notices (hundreds) are one message to the other instances
+        for partie_id, members, _ in after.started:
+            notices.tell(club.hub, members, "round", tournament=tournament_id, round=after.round_no,
+                         partie=partie_id, name=after.name, game=after.game)
+        if after.changed:
+            club.hub.publish(channel(tournament_id), {"kind": "tournament", "tournament": tournament_id})
+            club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "tournaments", "tournament": tournament_id})
+    for partie_id, _, computer in after.started:
+        if computer:  # a table of members only waits for them (their timers are the deadline watcher's)
+            club.poke_bots(partie_id)
 
 
 def _say_deadline(club: Club, partie_id: int, word: str, attempts: int = 20) -> None:

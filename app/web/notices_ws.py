@@ -61,12 +61,14 @@ class NoticeConnection:
         self.member = member
         self.lang = lang
         self.bucket = ratelimit.TokenBucket(ratelimit.SOCKET_RATE_PER_SECOND, ratelimit.SOCKET_RATE_BURST)
+        self.counted: dict[str, Any] | None = None  # the count last sent
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(frame, ensure_ascii=False))
 
     async def count(self) -> dict[str, Any]:
-        return await run_in_threadpool(unread, self.club, self.member.id)
+        self.counted = await run_in_threadpool(unread, self.club, self.member.id)
+        return self.counted
 
     async def send_unread(self) -> None:
         await self.send({"type": "unread", **await self.count()})
@@ -87,6 +89,11 @@ class NoticeConnection:
             else:
                 mine.append(notice)
         if mine and self.changes_nothing(mine):
+            mine = []
+        if mine and (counted := self.count_after_sitting(mine)) is not None:
+            if counted != self.counted:
+                self.counted = counted
+                await self.send({"type": "unread", **counted})
             mine = []
         if mine:
             counted = await self.count()
@@ -111,6 +118,18 @@ class NoticeConnection:
             return False
         here = self.club.viewers.seated_at(self.member.id)
         return all(n.get("partie") in here for n in notices)
+
+    def count_after_sitting(self, notices: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """He opened his seat's table (``present``) on this instance: the count is the last
+        one without that table's turn, as app/parties/unread.py would read it, so the
+        evening's hundreds of tables opening at once do not each count again. None: read it."""
+        if self.counted is None or any(n.get("kind") != "present" for n in notices):
+            return None
+        here = self.club.viewers.seated_at(self.member.id)
+        if any(n.get("partie") not in here for n in notices):
+            return None  # he left a table (or sits at it through another instance)
+        turns = [p for p in self.counted["turns"] if p not in here]
+        return {**self.counted, "count": len(self.counted["invitations"]) + len(turns), "turns": turns}
 
     def described(self, notice: dict[str, Any]) -> dict[str, Any]:
         names = {g.code: g.name(self.lang) for g in descriptors()}
