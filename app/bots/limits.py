@@ -10,10 +10,11 @@ instance). Refusals are :class:`TooMany` (429 with ``Retry-After``):
   (proposed, accepted or joined; a moving window of 24 hours);
 - ``too_many_tables``: a bot sits at ``bot_max_tables`` tables already (running, or
   proposals it accepted): counted in the database, which every instance shares;
-- ``stream_open``: the bot's event stream is open already (one per bot). The stream holds
-  a lease in the store (``bot_stream_lease_seconds``), renewed with every keep-alive and
-  given back when it closes, so a stream of a crashed instance frees its bot after one
-  lease at most.
+- ``stream_open``: the bot's event stream is open already (one per bot): the open one
+  goes on, the new one is refused. The stream holds a lease in the store
+  (``bot_stream_lease_seconds``), renewed with every keep-alive and given back when it
+  closes, so a stream of a crashed instance frees its bot after one lease at most (a
+  stream whose lease lapsed and was taken ends with ``stream_replaced``).
 
 The windows run on the wall clock (the store's), not the Club's clock.
 """
@@ -33,6 +34,8 @@ from app.errors import ClubError
 NAMESPACE = "klub-bot"
 # A refusal whose end the store cannot tell (a table freed when a partie ends).
 TABLES_RETRY_AFTER = 60
+# How long the number of a bot's last event stream is kept (which stream holds the lease).
+HOLDER_SECONDS = 30 * 24 * 3600
 
 
 class TooMany(ClubError):
@@ -94,19 +97,32 @@ class BotLimits:
     def _stream_key(self, bot_id: int) -> str:
         return f"{NAMESPACE}/stream/{bot_id}"
 
-    def open_stream(self, bot_id: int) -> None:
-        """Take the bot's one event stream, or :class:`TooMany` ``stream_open``."""
+    def _holder_key(self, bot_id: int) -> str:
+        return f"{NAMESPACE}/stream-holder/{bot_id}"
+
+    def open_stream(self, bot_id: int) -> int:
+        """Take the bot's one event stream, or :class:`TooMany` ``stream_open``: the open
+        stream keeps it. Returns the stream's number (which stream holds the lease)."""
         key = self._stream_key(bot_id)
         if self.storage.incr(key, self.lease_seconds) != 1:
             left = self.storage.get_expiry(key) - time.time()
             raise TooMany("this bot's event stream is open already (one per bot)", "stream_open",
                           min(max(left, 1), self.settings.bot_keepalive_seconds))
+        return self.storage.incr(self._holder_key(bot_id), HOLDER_SECONDS)
 
-    def renew_stream(self, bot_id: int) -> bool:
-        """Renew the lease; False when another stream took it meanwhile (this one ends)."""
+    def renew_stream(self, bot_id: int, holder: int) -> bool:
+        """Renew the lease of stream ``holder``; False when its lease lapsed (its server
+        stalled past it) and a newer stream took it: this one ends."""
+        if self.storage.get(self._holder_key(bot_id)) != holder:
+            return False
         key = self._stream_key(bot_id)
         self.storage.clear(key)
         return self.storage.incr(key, self.lease_seconds) == 1
 
-    def close_stream(self, bot_id: int) -> None:
-        self.storage.clear(self._stream_key(bot_id))
+    def stream_is_open(self, bot_id: int) -> bool:
+        """Whether the bot holds its event stream now (it is online)."""
+        return self.storage.get(self._stream_key(bot_id)) > 0
+
+    def close_stream(self, bot_id: int, holder: int) -> None:
+        if self.storage.get(self._holder_key(bot_id)) == holder:  # a newer stream's lease is not ours
+            self.storage.clear(self._stream_key(bot_id))

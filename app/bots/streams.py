@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from app.club import Club
 
 RECHECK_SECONDS = 60
-DONE = ("finished", "abandoned", "withdrawn")
+DONE = ("finished", "abandoned", "withdrawn", "left")
 # The member notices that may change what the event stream tells.
 EVENT_KINDS = frozenset({"invited", "withdrawn", "started", "answered", "ended", "round",
                          "accepted", "declined", "joined"})
@@ -121,8 +121,9 @@ class _Stream:
 class EventStream(_Stream):
     """``GET /api/bot/stream``: the bot's invitations and tables."""
 
-    def __init__(self, club: Club, bot: CurrentBot, token: str):
+    def __init__(self, club: Club, bot: CurrentBot, token: str, holder: int = 0):
         super().__init__(club, bot, token, [notices.member_channel(bot.id), bot_channel(bot.id)])
+        self.holder = holder  # which stream of the bot holds its lease (app/bots/limits.py)
         self.invited: set[int] = set()
         self.started: set[int] = set()
         self.ended: set[int] = set()
@@ -188,9 +189,9 @@ class EventStream(_Stream):
                 item = await self.next_notice()
                 if limits is not None and time.monotonic() - renewed >= self.keepalive:
                     renewed = time.monotonic()
-                    if not await run_in_threadpool(limits.renew_stream, self.bot.id):
+                    if not await run_in_threadpool(limits.renew_stream, self.bot.id, self.holder):
                         yield line({"type": "error", "code": "stream_replaced",
-                                    "message": "another event stream of this bot took over"})
+                                    "message": "this stream lost its lease and another event stream of this bot took over"})
                         return
                 if (upkeep := await self.upkeep(item)) is not None:
                     data, ends = upkeep
@@ -209,7 +210,7 @@ class EventStream(_Stream):
             # Synchronous: a cancelled stream (the client went) cannot await any more.
             self.unsubscribe()
             if limits is not None:
-                limits.close_stream(self.bot.id)
+                limits.close_stream(self.bot.id, self.holder)
 
 
 async def open_events(club: Club, bot: CurrentBot, token: str) -> AsyncIterator[bytes]:
@@ -218,9 +219,10 @@ async def open_events(club: Club, bot: CurrentBot, token: str) -> AsyncIterator[
     A response that is never sent (the client left at once) keeps the lease until it
     expires (``bot_stream_lease_seconds``)."""
     limits = club.bot_limits
+    holder = 0
     if limits is not None:
-        await run_in_threadpool(limits.open_stream, bot.id)
-    return EventStream(club, bot, token).lines()
+        holder = await run_in_threadpool(limits.open_stream, bot.id)
+    return EventStream(club, bot, token, holder).lines()
 
 
 class PartieStream(_Stream):
@@ -276,6 +278,9 @@ class PartieStream(_Stream):
                 # the subscription is not missed.
                 async for data in self.catch_up():
                     yield data
+            mine = (state.get("seats") or [{}] * (self.seat + 1))[self.seat]
+            if self.status == "running" and mine.get("taken_over") and not mine.get("reclaimable"):
+                self.status = "left"  # the bot left this partie: nothing more for it to say
             while self.status not in DONE:
                 item = await self.next_notice()
                 if (upkeep := await self.upkeep(item)) is not None:
@@ -301,6 +306,10 @@ class PartieStream(_Stream):
                         yield self.sent(line(now))  # started, ended early or withdrawn: the whole picture
                     else:
                         yield self.sent(line({"type": "seats", "version": self.sent_version, "seats": now["seats"]}))
+                        mine = now["seats"][self.seat]
+                        if mine.get("taken_over") and not mine.get("reclaimable"):
+                            self.status = "left"  # the bot left it (POST .../leave): the computer plays on
+                            break
                 elif kind == "chat":
                     yield self.sent(line({"type": "chat", "version": self.sent_version, "message": notice.get("message")}))
             yield self.end_line()

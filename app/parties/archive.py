@@ -87,10 +87,12 @@ def list_parties(
 
 
 
-def score_sheet(club: Club, partie_id: int) -> dict[str, Any]:
-    """The score sheet as the engine keeps it: its result, and the game's own paper if it keeps one."""
+def score_sheet(club: Club, partie_id: int, viewer_id: int | None) -> dict[str, Any]:
+    """The score sheet as the engine keeps it: its result, and the game's own paper if it
+    keeps one; for a viewer who may watch the table (app/parties/visibility.py)."""
     with club.db.read() as s:
         partie = get_partie(s, partie_id)
+        check_may_watch(s, partie, viewer_id)
         table = open_table(club, s, partie)
         with table.lock:
             result = table.engine.result()

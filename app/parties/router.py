@@ -147,7 +147,7 @@ def list_archive(
 
 @router.get("/parties/{partie_id}/score-sheet", summary="The score sheet (the result, and the papir of games that keep one)")
 def score_sheet(partie_id: int, member: MemberDep, club: ClubDep):
-    return FastJSONResponse(archive.score_sheet(club, partie_id))
+    return FastJSONResponse(archive.score_sheet(club, partie_id, member.id))
 
 
 @router.get("/parties/{partie_id}/record", summary="Download the klub-record/1 (redacted while running)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -60,7 +60,9 @@ def legal(partie_id: int, member: MemberDep, club: ClubDep):
 
 
 @router.get("/events", summary="The events after a version (or a state frame to resync)")
-def events(partie_id: int, since: int, member: MemberDep, club: ClubDep):
+def events(partie_id: int, member: MemberDep, club: ClubDep,
+           since: int = Query(default=0, ge=0, le=2**31,
+                              description="the last version I have (default 0: the events from the start)")):
     frames, resync = reads.events_since(club, partie_id, member, since)
     return FastJSONResponse({"events": frames, "state": resync})
 

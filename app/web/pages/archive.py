@@ -81,7 +81,7 @@ def archive_partie(partie_id: int, request: Request, club: ClubDep, member: Opti
         return to_login(request)
 
     def sheet_and_view(summary: dict) -> dict:
-        sheet = archive.score_sheet(club, partie_id)
+        sheet = archive.score_sheet(club, partie_id, member.id)
         try:
             view = reads.table_state(club, partie_id, None).get("view")
         except ClubError:
