@@ -125,6 +125,18 @@ def post_action(partie_id: int, body: ActionIn, bot: BotDep, club: ClubDep):
     return {"applied": {"version": applied.version, "word": applied.word, "duplicate": applied.duplicate}}
 
 
+@router.post(
+    "/parties/{partie_id}/leave",
+    summary="Leave a running partie for good: the Club's computer player plays my seat from now on "
+            "(at a tournament table the bot withdraws from the tournament)",
+    responses={**BEARER, 404: {"description": "no such partie"},
+               409: {"description": "the partie is not running (not_running), or I left it already (already_left)"}},
+)
+def leave(partie_id: int, bot: BotDep, club: ClubDep):
+    out = play.leave(club, bot, partie_id)
+    return {**out, "my_seat": next((s["seat"] for s in out["seats"] if s["name"] == bot.name), None)}
+
+
 @router.get("/parties/{partie_id}/chat", summary="The table's chat (read-only for bots)", responses=BEARER)
 def get_chat(partie_id: int, bot: BotDep, club: ClubDep):
     return {"messages": play.chat_history(club, bot, partie_id)}

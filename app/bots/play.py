@@ -13,7 +13,7 @@ from app.bots.accounts import CurrentBot
 from app.bots.limits import BotLimits
 from app.db.models import Partie, PartieSeat
 from app.errors import Forbidden
-from app.parties import proposals
+from app.parties import leaving, proposals
 from app.tables import chat, service
 from app.tables.words import Applied
 from app.tournaments import service as tournaments
@@ -79,6 +79,15 @@ def withdraw(club: Club, bot: CurrentBot, partie_id: int) -> dict[str, Any]:
     bot.require(CHALLENGE)
     proposals.withdraw(club, bot.member, partie_id)
     return proposals.get_summary(club, partie_id, bot.member)
+
+
+def leave(club: Club, bot: CurrentBot, partie_id: int) -> dict[str, Any]:
+    """Leave a running partie for good, as a member does (app/parties/leaving.py): the
+    Club's computer player plays the bot's seat from now on, and the table no longer
+    counts among the bot's tables. At a tournament table the bot withdraws from the
+    tournament (rulings T10)."""
+    bot.require(PLAY)
+    return leaving.leave(club, bot.member, partie_id)
 
 
 def say(club: Club, bot: CurrentBot, partie_id: int, word: str, version: int, action_id: str | None) -> Applied:
