@@ -1,5 +1,8 @@
 """Which class plays which level of which game: ``app/ai/<game>/`` builds its own; and
-the open-cards values of a decision for the replay's analysis (``app/ai/<game>/analysis.py``)."""
+the open-cards values of a decision for the replay's analysis (``app/ai/<game>/analysis.py``).
+
+A descriptor's ``bots`` names the package: a bare name is one under ``app/ai/``, a dotted
+one a module of its own (a game whose package lives outside the Club's tree)."""
 
 from __future__ import annotations
 
@@ -24,10 +27,14 @@ class UnitValues(dict):
         self.unit = unit
 
 
+def _module(bots: str) -> str:
+    return bots if "." in bots else f"app.ai.{bots}"
+
+
 def build_bot(name: str, game: str, seed: int | str | None) -> Bot:
     if name == "random":
         return RandomBot(seed)
-    return import_module(f"app.ai.{descriptor(game).bots}").make_bot(name, seed)
+    return import_module(_module(descriptor(game).bots)).make_bot(name, seed)
 
 
 def open_values_of(game: str) -> OpenValues | None:
@@ -35,5 +42,5 @@ def open_values_of(game: str) -> OpenValues | None:
     d = descriptor(game)
     if not d.analysis:
         return None
-    values: OpenValues = import_module(f"app.ai.{d.bots}.analysis").open_values
+    values: OpenValues = import_module(f"{_module(d.bots)}.analysis").open_values
     return values

@@ -138,13 +138,17 @@ class GameDescriptor:
     # ``kralj`` with ``kralj_sesti`` is "K herc i 6. štih"), as static/js/sheets.js's S.named.
     contract_key: Callable[[str, Mapping[str, Any]], str] = lambda code, settings: code
     bot_levels: tuple[str, ...] = ("pocetnik", "iskusan", "majstor")
-    bots: str = ""  # the package under app/ai/ with make_bot(level, seed); "" is the code
+    # The package with make_bot(level, seed): one under app/ai/ (""; the code), or a dotted
+    # module path of its own (a game outside the Club's tree).
+    bots: str = ""
     # The replay's analysis: the bots package has ``analysis.open_values(engine, seat, legal)``,
     # every legal word's open-cards value (app/analysis/); False: no analysis of this game.
     analysis: bool = False
     analysis_unit: str = "points"  # what the analysis counts as lost: "points", "chips" or "tricks"
-    # The table script under static/js/ that draws this game (several games may share one).
-    script: str = ""
+    # The table script under static/js/ that draws this game (several games may share one);
+    # a game without one of its own is drawn by the plain table (static/js/plain.js: the
+    # hand, the trick, the words, the generic score sheet of its result).
+    script: str = "plain.js"
     # The rules page templates: language -> path under templates/.
     rules: Mapping[str, str] = field(default_factory=dict)
     # The quick-start button of the lobby (against computer players); None: no such button.

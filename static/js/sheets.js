@@ -121,6 +121,42 @@
     return K.el("div.paper.lora-paper", null, K.el("h2.paper-title", { text: K.T("Score sheet") }), table);
   };
 
+  /* The generic sheet (a game without a sheet of its own, static/js/plain.js): a row per
+     deal played with each player's points (result.deals[k].points), the totals, the places. */
+  S.totals = function (players, result, current, mySeat) {
+    const deals = (result && result.deals) || [];
+    const table = K.el("table.plain-sheet", { "aria-label": K.T("Score sheet") });
+    const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }));
+    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", text: p })));
+    table.append(K.el("thead", null, head));
+    const body = K.el("tbody");
+    const running = players.map(() => 0);
+    deals.forEach((d, k) => {
+      const row = K.el("tr" + (k === current ? ".current" : ""), { dataset: { deal: String(k) } },
+        analysisCell(K.el("td.num", { text: String(k + 1) }), k));
+      players.forEach((_, s) => {
+        const x = (d.points || [])[s] || 0;
+        running[s] += x;
+        row.append(K.el("td.pts", { title: signed(x) }, K.el("span.run", { text: String(running[s]) }),
+          x ? K.el("small.delta", { text: signed(x) }) : null));
+      });
+      body.append(row);
+    });
+    table.append(body);
+    const foot = K.el("tfoot");
+    const tr = K.el("tr.totals", null, K.el("th", { scope: "row", text: K.T("Total") }));
+    ((result && result.totals) || running).forEach((t) => tr.append(K.el("td", { text: String(t) })));
+    foot.append(tr);
+    const places = (result && result.places) || [];
+    if (places.length && deals.length) {
+      const pr = K.el("tr.places", null, K.el("th", { scope: "row", text: K.T("Place") }));
+      places.forEach((p) => pr.append(K.el("td" + (p === 1 ? ".first" : ""), { text: p + "." })));
+      foot.append(pr);
+    }
+    table.append(foot);
+    return K.el("div.paper", null, K.el("h2.paper-title", { text: K.T("Score sheet") }), table);
+  };
+
   /* Chips (Lórum): players[4], result {deals: [{contract, transfers, bank}], bank, totals, places}.
      Chips: + won, − paid; the bank column is the bank after each deal. */
   S.chips = function (players, result, current, mySeat, view) {
