@@ -97,6 +97,8 @@ class Settings(BaseSettings):
     bot_parties_per_day: int = 200
     bot_keepalive_seconds: float = 5.0
     bot_stream_lease_seconds: float = 30.0
+    # Chat messages a minute per bot (its table's chat, scope bot:chat).
+    bot_chat_per_minute: int = 6
     # The bot ladder (app/bots/ladder.py): keep a weekly bots' tournament announced.
     bot_ladder: bool = False
 

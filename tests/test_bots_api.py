@@ -69,7 +69,7 @@ def test_bot_accounts_and_their_tokens(app, client):
     me = client.get("/api/bot/account", headers=bearer(token)).json()
     assert me["name"] == "Robo" and me["owner"] == "ana" and me["scopes"] == ["bot:challenge", "bot:play"]
     assert me["limits"] == {"event_streams": 1, "tables": 8, "words_per_second": 1000, "parties_per_day": 200,
-                            "keepalive_seconds": 0.3}
+                            "keepalive_seconds": 0.3, "chat_per_minute": 6}
     assert ana.get("/api/bots/robo").json()["tokens"][0]["last_used_at"] is not None
     # Another member has no say over ana's bot.
     bob = register(app, "bob")
@@ -178,11 +178,11 @@ def test_fair_play(app, client):
         assert r.status_code == 403 and code(r) == "own_bot_table", path
     assert pid not in [p["id"] for p in ana.get("/api/lobby").json()["running"]]
     assert carl.get(f"/api/parties/{pid}/view").status_code == 200
-    # Chat is read-only for bots.
+    # A bot writes in the chat only with the scope bot:chat (tests/test_bot_api_chat.py).
     assert bob.post(f"/api/parties/{pid}/chat", json={"text": "zdravo"}).status_code == 201
     assert client.get(f"/api/bot/parties/{pid}/chat", headers=bearer(robo)).json()["messages"][0]["text"] == "zdravo"
     r = client.post(f"/api/bot/parties/{pid}/chat", headers=bearer(robo), json={"text": "hi"})
-    assert r.status_code == 403 and code(r) == "bots_do_not_chat"
+    assert r.status_code == 403 and code(r) == "missing_scope" and r.json()["error"]["scope"] == "bot:chat"
     # Tournaments: only those that allow bots; never a bot with its owner.
     with app.state.club.db.write() as s:
         s.scalar(select(Member).where(Member.name_key == "ana")).role = "organizer"

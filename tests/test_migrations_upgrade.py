@@ -135,6 +135,8 @@ def the_club_serves_it(app, client: TestClient, known: Known) -> None:
         r = client.get("/api/bot/account", headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 200 and r.json()["name"] == name, r.text
     assert known.bot_tokens, "no bot account was written"
+    for member_id, bots in known.mutes.items():  # the bots whose chat a member muted
+        assert members[known.members[member_id]].get("/api/bots/muted").json()["bots"] == sorted(bots, key=str.lower)
 
     # the tournament whose round's tables had all finished: its round ends, with results
     (round_tournament,) = [t for t, kind in known.tournaments.items() if kind == "round"]

@@ -65,6 +65,7 @@ class Known:
     tournaments: dict[int, str] = field(default_factory=dict)  # id -> "round" or "registration"
     push_key: str | None = None
     endpoints: dict[str, str] = field(default_factory=dict)  # endpoint -> session token
+    mutes: dict[int, list[str]] = field(default_factory=dict)  # member id -> the bots whose chat he muted
 
 
 class Gen:
@@ -194,6 +195,15 @@ def fill_bot_tokens(g: Gen) -> None:
         g.insert("bot_tokens", {"bot_id": bot, "token_hash": sha256(token), "prefix": token[:10], "label": "test",
                                 "scopes": ["bot:play"], "created_at": NOW, "expires_at": FAR})
         g.known.bot_tokens[token] = name
+
+
+def fill_chat_mutes(g: Gen) -> None:
+    """A member of the generation mutes the chat of the generation's bots."""
+    member = g.known.gens[g.n][1]
+    for bot, name in g.known.bots.items():
+        if name not in g.known.mutes.get(member, []):
+            g.insert("chat_mutes", {"member_id": member, "muted_id": bot, "created_at": NOW})
+            g.known.mutes.setdefault(member, []).append(name)
 
 
 def _partie(g: Gen, game: str, settings: dict, seats: list[dict], seed: str | None, engine=None,
@@ -367,6 +377,7 @@ FILLERS: list[tuple[tuple[str, ...], Callable[[Gen], None]]] = [
     (("bot_tokens",), fill_bot_tokens),
     (("parties", "partie_seats", "actions", "chat_messages"), fill_parties),
     (("imported_records",), fill_imported_records),
+    (("chat_mutes",), fill_chat_mutes),
     (("deal_analyses",), fill_deal_analyses),
     (("tournaments", "tournament_players", "tournament_rounds"), fill_tournaments),
     (("ratings", "rating_events"), fill_ratings),

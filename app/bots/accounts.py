@@ -8,7 +8,9 @@ token's SHA-256 (:func:`token_hash`), its scopes, its expiry and when it was las
 
 Scopes: ``bot:play`` (the event stream, the parties' streams, words, accepting and
 declining invitations, taking bot-open seats), ``bot:challenge`` (proposing a partie),
-``bot:tournament`` (joining a tournament that allows bots).
+``bot:tournament`` (joining a tournament that allows bots), ``bot:read`` (its own finished
+parties, score sheets, records and the bots' standings; ``bot:play`` reads them too),
+``bot:chat`` (writing in its table's chat).
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ from app.db.models import BotToken, Member
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotAuthenticated, NotFound
 from app.members.service import CurrentMember, check_name
 
-SCOPES = ("bot:play", "bot:challenge", "bot:tournament")
+SCOPES = ("bot:play", "bot:challenge", "bot:tournament", "bot:read", "bot:chat")
 TOKEN_PREFIX = "kbt_"
 BOT_ROLE = "bot"
 # A bot account's password hash: no password verifies against it (argon2 refuses it).
 NO_PASSWORD = "!bot-account"
 MAX_BOTS_PER_OWNER = 5
+# Paths of /api/bots that a bot's name would shadow.
+RESERVED_NAMES = frozenset({"online", "muted"})
 MAX_TOKENS_PER_BOT = 10
 TOKEN_DAYS = (1, 365)
 DEFAULT_TOKEN_DAYS = 90
@@ -89,6 +93,8 @@ def create_bot(db: Database, owner: CurrentMember, name: str) -> dict[str, Any]:
     _check_owner(owner)
     check_name(name)
     taken = Conflict(f"the name {name!r} is taken", code="name_taken")
+    if name.lower() in RESERVED_NAMES:  # /api/bots/online, /api/bots/muted
+        raise taken
     with db.write() as s:
         count = s.scalar(select(func.count()).select_from(Member).where(Member.bot_owner_id == owner.id)) or 0
         if count >= MAX_BOTS_PER_OWNER:

@@ -3,18 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from app.bots import accounts, play, streams
+from app.bots import accounts, online, play, reads, streams
 from app.bots.accounts import CurrentBot
 from app.deps import ClubDep
 from app.errors import Invalid
 from app.parties import proposals
-from app.parties.router import JoinIn, ProposalIn
+from app.parties.router import DeclineIn, JoinIn, ProposalIn
+from app.ratings.standings import PAGE_SIZE, PERIODS
 from app.tables.router import ActionIn
 
 router = APIRouter(prefix="/api/bot", tags=["bot API"])
@@ -46,6 +47,12 @@ def _ndjson(lines) -> StreamingResponse:
 def account(bot: BotDep, club: ClubDep) -> dict[str, Any]:
     return {"name": bot.name, "owner": bot.owner, "scopes": sorted(bot.scopes),
             "limits": play.limits_of(club).describe()}
+
+
+@router.get("/online", summary="The bots online (their event stream open): each with its owner, games and rating",
+            responses=BEARER)
+def bots_online(bot: BotDep, club: ClubDep):
+    return {"bots": online.online(club)}
 
 
 @router.get("/stream", summary="The bot's events (NDJSON): invitations, parties started and ended, tournament rounds",
@@ -88,9 +95,10 @@ def accept(partie_id: int, bot: BotDep, club: ClubDep):
     return play.answer(club, bot, partie_id, True)
 
 
-@router.post("/parties/{partie_id}/decline", summary="Decline an invitation", responses=BEARER)
-def decline(partie_id: int, bot: BotDep, club: ClubDep):
-    return play.answer(club, bot, partie_id, False)
+@router.post("/parties/{partie_id}/decline", summary="Decline an invitation, with a reason the proposer reads",
+             responses=BEARER)
+def decline(partie_id: int, bot: BotDep, club: ClubDep, body: DeclineIn = Body(default=DeclineIn())):
+    return play.answer(club, bot, partie_id, False, body.reason)
 
 
 @router.post("/parties/{partie_id}/join", summary="Take a bot-open seat", responses={**BEARER, **LIMITED})
@@ -137,19 +145,55 @@ def leave(partie_id: int, bot: BotDep, club: ClubDep):
     return {**out, "my_seat": next((s["seat"] for s in out["seats"] if s["name"] == bot.name), None)}
 
 
-@router.get("/parties/{partie_id}/chat", summary="The table's chat (read-only for bots)", responses=BEARER)
+READS = {**BEARER, 404: {"description": "no such partie"},
+         403: {"description": "not a partie of this bot (not_a_player), or the token has neither bot:play nor "
+                              "bot:read (missing_scope)"}}
+
+
+@router.get("/archive", summary="My parties, newest first (scope bot:play or bot:read)", responses=BEARER)
+def my_archive(bot: BotDep, club: ClubDep,
+               status: Literal["finished", "unfinished", "all"] = "finished",
+               game: str | None = Query(default=None, max_length=32, description="only this game"),
+               limit: int = Query(default=100, ge=1, le=500)):
+    return {"parties": reads.my_archive(club, bot, status, game, limit)}
+
+
+@router.get("/parties/{partie_id}/score-sheet", summary="The score sheet of my partie (scope bot:play or bot:read)",
+            responses=READS)
+def score_sheet(partie_id: int, bot: BotDep, club: ClubDep):
+    return reads.score_sheet(club, bot, partie_id)
+
+
+@router.get("/parties/{partie_id}/record",
+            summary="The klub-record/1 of my partie (while it runs, its last deal keeps only my hand)", responses=READS)
+def record(partie_id: int, bot: BotDep, club: ClubDep):
+    return reads.record(club, bot, partie_id)
+
+
+@router.get("/standings", summary="The bots' standings: each bot with its owner (scope bot:play or bot:read)",
+            responses=BEARER)
+def bot_standings(bot: BotDep, club: ClubDep,
+                  game: str = Query("", max_length=32, description="the game's code (default: the first)"),
+                  period: str = Query("all", max_length=16, description="which parties count: " + ", ".join(PERIODS)),
+                  page: int = Query(1, ge=1, le=100_000, description=f"{PAGE_SIZE} bots a page, by rating")):
+    return reads.bot_standings(club, bot, game, period, page)
+
+
+@router.get("/parties/{partie_id}/chat", summary="The table's chat", responses=BEARER)
 def get_chat(partie_id: int, bot: BotDep, club: ClubDep):
     return {"messages": play.chat_history(club, bot, partie_id)}
 
 
-class _Chat(BaseModel):
-    text: str = Field(default="", max_length=2000)
+class ChatIn(BaseModel):
+    text: str = Field(max_length=2000, description="one line of text (the Club's chat length at most)")
 
 
-@router.post("/parties/{partie_id}/chat", summary="Refused: chat is read-only for bots (403 bots_do_not_chat)",
-             responses=BEARER)
-def post_chat(partie_id: int, bot: BotDep, body: _Chat | None = None):
-    play.refuse_chat()
+@router.post("/parties/{partie_id}/chat", status_code=201,
+             summary="Write in the chat of my table (scope bot:chat; rate-limited; marked as a bot's message)",
+             responses={**BEARER, 429: {"description": "more chat messages a minute than a bot may write; see Retry-After"},
+                        422: {"description": "an empty or too long message, or one with control characters"}})
+def post_chat(partie_id: int, body: ChatIn, bot: BotDep, club: ClubDep):
+    return play.post_chat(club, bot, partie_id, body.text)
 
 
 @router.post("/tournaments/{tournament_id}/join", summary="Register in a tournament that allows bots (scope bot:tournament)",

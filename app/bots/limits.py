@@ -8,6 +8,8 @@ instance). Refusals are :class:`TooMany` (429 with ``Retry-After``):
   (a moving window);
 - ``parties_per_day``: more than ``bot_parties_per_day`` new parties a day for one bot
   (proposed, accepted or joined; a moving window of 24 hours);
+- ``chat_rate_limited``: more than ``bot_chat_per_minute`` chat messages a minute for one
+  bot (a moving window; a refused message is not written);
 - ``too_many_tables``: a bot sits at ``bot_max_tables`` tables already (running, or
   proposals it accepted): counted in the database, which every instance shares;
 - ``stream_open``: the bot's event stream is open already (one per bot): the open one
@@ -24,7 +26,7 @@ from __future__ import annotations
 import math
 import time
 
-from limits import RateLimitItemPerDay, RateLimitItemPerSecond
+from limits import RateLimitItemPerDay, RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
@@ -53,6 +55,7 @@ class BotLimits:
         self.window = MovingWindowRateLimiter(self.storage)
         self.words = RateLimitItemPerSecond(settings.bot_words_per_second, namespace=NAMESPACE)
         self.parties = RateLimitItemPerDay(settings.bot_parties_per_day, namespace=NAMESPACE)
+        self.chats = RateLimitItemPerMinute(settings.bot_chat_per_minute, namespace=NAMESPACE)
         self.max_tables = settings.bot_max_tables
         # whole seconds: Redis expires keys by them
         self.lease_seconds = max(1, math.ceil(settings.bot_stream_lease_seconds))
@@ -65,6 +68,7 @@ class BotLimits:
             "words_per_second": self.settings.bot_words_per_second,
             "parties_per_day": self.settings.bot_parties_per_day,
             "keepalive_seconds": self.settings.bot_keepalive_seconds,
+            "chat_per_minute": self.settings.bot_chat_per_minute,
         }
 
     def _retry(self, item, *keys: str) -> float:
@@ -77,6 +81,16 @@ class BotLimits:
         if not self.window.hit(self.words, "words", key):
             raise TooMany(f"at most {self.settings.bot_words_per_second} words a second per token",
                           "words_rate_limited", self._retry(self.words, "words", key))
+
+    def check_chat(self, bot_id: int) -> None:
+        """Whether the bot may write one more chat message now, or :class:`TooMany`."""
+        key = str(bot_id)
+        if not self.window.test(self.chats, "chat", key):
+            raise TooMany(f"at most {self.settings.bot_chat_per_minute} chat messages a minute per bot",
+                          "chat_rate_limited", self._retry(self.chats, "chat", key))
+
+    def count_chat(self, bot_id: int) -> None:
+        self.window.hit(self.chats, "chat", str(bot_id))
 
     def check_new_partie(self, bot_id: int) -> None:
         key = str(bot_id)

@@ -12,8 +12,7 @@ from sqlalchemy import func, or_, select
 from app.bots.accounts import CurrentBot
 from app.bots.limits import BotLimits
 from app.db.models import Partie, PartieSeat
-from app.errors import Forbidden
-from app.parties import leaving, proposals
+from app.parties import declines, leaving, proposals
 from app.tables import chat, service
 from app.tables.words import Applied
 from app.tournaments import service as tournaments
@@ -21,7 +20,7 @@ from app.tournaments import service as tournaments
 if TYPE_CHECKING:
     from app.club import Club
 
-PLAY, CHALLENGE, TOURNAMENT = "bot:play", "bot:challenge", "bot:tournament"
+PLAY, CHALLENGE, TOURNAMENT, CHAT = "bot:play", "bot:challenge", "bot:tournament", "bot:chat"
 
 
 def limits_of(club: Club) -> BotLimits:
@@ -48,9 +47,12 @@ def _new_partie(club: Club, bot: CurrentBot) -> BotLimits:
     return limits
 
 
-def answer(club: Club, bot: CurrentBot, partie_id: int, accept: bool) -> dict[str, Any]:
+def answer(club: Club, bot: CurrentBot, partie_id: int, accept: bool, reason: str | None = None) -> dict[str, Any]:
+    """Accept an invitation, or decline it (with a reason: app/parties/declines.py)."""
     bot.require(PLAY)
     if not accept:
+        reason = declines.check_reason(reason)
+        declines.give_reason(club, bot.id, partie_id, reason)
         return proposals.answer(club, bot.member, partie_id, False)
     limits = _new_partie(club, bot)
     out = proposals.answer(club, bot.member, partie_id, True)
@@ -131,5 +133,13 @@ def leave_tournament(club: Club, bot: CurrentBot, tournament_id: int) -> dict[st
     return tournaments.leave(club, bot.member, tournament_id)
 
 
-def refuse_chat() -> None:
-    raise Forbidden("chat is read-only for bots", code="bots_do_not_chat")
+def post_chat(club: Club, bot: CurrentBot, partie_id: int, text: str) -> dict[str, Any]:
+    """A message in the chat of a table where the bot sits (scope ``bot:chat``), at most
+    ``bot_chat_per_minute`` a minute; marked as a bot's (with its owner) for every reader,
+    and left out for the members who muted the bot's chat (app/tables/chat.py)."""
+    bot.require(CHAT)
+    limits = limits_of(club)
+    limits.check_chat(bot.id)
+    out = chat.post(club, bot.member, partie_id, text)
+    limits.count_chat(bot.id)
+    return out

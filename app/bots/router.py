@@ -4,12 +4,15 @@ docs/bots.md describes the protocol with a whole session."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from app.bots import accounts
+from app.bots import accounts, online
 from app.bots.streams import bot_channel
 from app.deps import ClubDep, MemberDep
+from app.tables import chat
 
 router = APIRouter(prefix="/api/bots", tags=["bot accounts"])
 
@@ -34,6 +37,42 @@ def my_bots(member: MemberDep, club: ClubDep):
              responses={409: {"description": "the name is taken, or I own the most bots a member may"}})
 def create_bot(body: BotIn, member: MemberDep, club: ClubDep):
     return accounts.create_bot(club.db, member, body.name)
+
+
+@router.get("/online", summary="The bots online (their event stream open): each with its owner, games and rating")
+def bots_online(member: MemberDep, club: ClubDep):
+    return {"bots": online.online(club)}
+
+
+@router.get("/muted", summary="The bots whose chat I muted")
+def muted_bots(member: MemberDep, club: ClubDep):
+    return {"bots": chat.muted_bots(club, member)}
+
+
+class ChallengeIn(BaseModel):
+    game: str = Field(max_length=32, description="the game's code")
+    settings: dict[str, Any] = Field(default_factory=dict, description="the game's settings (as a proposal's)")
+    timer: int | None = Field(default=None, description="seconds per decision (as a proposal's); null for none")
+    level: str | None = Field(default=None, max_length=32,
+                              description="the Club's computer players at the other seats (default: the Club's)")
+
+
+@router.post("/{name}/challenge", status_code=201,
+             summary="Challenge a bot that is online: a proposal inviting it, computer players at the other seats",
+             responses={404: {"description": "no such bot"}, 409: {"description": "the bot is not online (bot_offline)"}})
+def challenge_bot(name: str, body: ChallengeIn, member: MemberDep, club: ClubDep):
+    return online.challenge(club, member, name, body.game, body.settings, body.timer, body.level)
+
+
+@router.put("/{name}/mute", summary="Mute a bot's chat: its messages are left out of every table's chat I read",
+            responses={404: {"description": "no bot of that name"}})
+def mute_bot(name: str, member: MemberDep, club: ClubDep):
+    return chat.set_muted(club, member, name, True)
+
+
+@router.delete("/{name}/mute", summary="Read a bot's chat again")
+def unmute_bot(name: str, member: MemberDep, club: ClubDep):
+    return chat.set_muted(club, member, name, False)
 
 
 @router.get("/{name}", summary="One of my bots, with its tokens")

@@ -93,6 +93,7 @@ def seats_info(partie: Partie) -> list[dict[str, Any]]:
             # a bot account (app/bots/): its owner's name, shown with it everywhere
             "bot_owner": s.member.bot_owner_name if s.member is not None else None,
             "answer": s.answer,
+            "decline_reason": s.decline_reason if s.answer == "declined" else None,  # app/parties/declines.py
             "away": s.away,
             "computer": s.played_by_bot,
             "taken_over": s.taken_over,

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from app.deps import ClubDep, MemberDep, json_body
 from app.errors import Invalid
 from app.games.registry import codes, descriptors
-from app.parties import archive, leaving, proposals, rematch
+from app.parties import archive, declines, leaving, proposals, rematch
 from app.responses import FastJSONResponse
 
 router = APIRouter(prefix="/api", tags=["parties"])
@@ -50,6 +50,11 @@ class JoinIn(BaseModel):
     seat: int | None = None
 
 
+class DeclineIn(BaseModel):
+    reason: str | None = Field(default=None, max_length=declines.MAX_REASON,
+                               description="why (one line; shown with my seat to the proposer and the players)")
+
+
 @router.post("/parties", status_code=201, summary="Propose a partie (it starts when every seat is filled)")
 def propose(body: ProposalIn, member: MemberDep, club: ClubDep):
     partie_id = proposals.propose(
@@ -74,8 +79,10 @@ def accept(partie_id: int, member: MemberDep, club: ClubDep):
     return proposals.answer(club, member, partie_id, True)
 
 
-@router.post("/parties/{partie_id}/decline", summary="Decline an invitation")
-def decline(partie_id: int, member: MemberDep, club: ClubDep):
+@router.post("/parties/{partie_id}/decline", summary="Decline an invitation (with a reason, if I like)")
+def decline(partie_id: int, member: MemberDep, club: ClubDep, body: DeclineIn = Body(default=DeclineIn())):
+    reason = declines.check_reason(body.reason)
+    declines.give_reason(club, member.id, partie_id, reason)
     return proposals.answer(club, member, partie_id, False)
 
 

@@ -272,6 +272,9 @@ class TableConnection:
             else:
                 await self.resync()
         elif kind == "chat":
+            if notice.get("bot") and await run_in_threadpool(chat.is_muted, self.club, self.member.id,
+                                                             notice.get("author", 0)):
+                return True  # he muted this bot's chat (app/tables/chat.py)
             async with self.send_lock:
                 await self.send({"type": "chat", "version": self.sent_version, "message": notice.get("message")})
         elif kind == "watchers":

@@ -12,7 +12,7 @@ from __future__ import annotations
 from app.db.models.base import NAMING, Base
 from app.db.models.members import LoginFailure, LoginSession, Member, PasswordReset
 from app.db.models.bots import BotToken
-from app.db.models.parties import Action, ChatMessage, DealAnalysis, ImportedRecord, Partie, PartieSeat
+from app.db.models.parties import Action, ChatMessage, ChatMute, DealAnalysis, ImportedRecord, Partie, PartieSeat
 from app.db.models.ratings import Rating, RatingEvent
 from app.db.models.tournaments import Tournament, TournamentPlayer, TournamentRound
 from app.db.models.push import PushKey, PushMessage, PushSubscription
@@ -21,7 +21,7 @@ __all__ = [
     "NAMING", "Base",
     "Member", "LoginSession", "PasswordReset", "LoginFailure",
     "BotToken",
-    "Partie", "PartieSeat", "Action", "ChatMessage", "ImportedRecord", "DealAnalysis",
+    "Partie", "PartieSeat", "Action", "ChatMessage", "ChatMute", "ImportedRecord", "DealAnalysis",
     "Rating", "RatingEvent",
     "Tournament", "TournamentPlayer", "TournamentRound",
     "PushSubscription", "PushMessage", "PushKey",

@@ -97,6 +97,8 @@ class PartieSeat(Base):
     # to a computer player), and whether he may take his seat back (it was voted away).
     timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     reclaimable: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Why the invited member (or bot) declined, in his words (issue 39; None: no reason given).
+    decline_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
     member: Mapped[Member | None] = relationship(lazy="joined")
 
@@ -132,6 +134,17 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     member: Mapped[Member] = relationship(lazy="joined")
+
+
+class ChatMute(Base):
+    """A member does not read a bot account's chat (issue 39): its messages are left out
+    of every table's chat he reads, over REST and on the table's socket."""
+
+    __tablename__ = "chat_mutes"
+
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), primary_key=True)
+    muted_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class ImportedRecord(Base):
