@@ -45,6 +45,7 @@ VARIANT = GameDescriptor(
     contracts=LORA.contracts,
     bots="lora",
     script=LORA.script,
+    sheet=LORA.sheet,
     rules=LORA.rules,
     quick_start=Text("Proba protiv računara", "Trial against computer players"),
     replay_table=LORA.replay_table,

@@ -158,6 +158,19 @@ def make_bot(level, seed):
     return RandomBot(seed)
 '''
 
+# Its own sheet, in its package: the generic one under a line of its own words.
+SHEET = '''
+"use strict";
+(function () {
+  const K = window.Klub;
+  K.sheets.sheet = (players, result, current, mySeat) => {
+    const box = K.sheets.totals(players, result, current, mySeat);
+    box.prepend(K.el("p.sitnica-note", { text: K.T("Sitnica: the most tricks win") }));
+    return box;
+  };
+})();
+'''
+
 DESCRIPTOR = '''
 from pathlib import Path
 
@@ -166,9 +179,11 @@ from klub_toy_sitnica.engine import SitnicaPartie
 
 DESCRIPTOR = GameDescriptor(
     code="sitnica", engine=SitnicaPartie, bots="klub_toy_sitnica.bots",
+    assets=Path(__file__).with_name("assets"), sheet="sitnica-sheet.js",
     name=Text("Sitnica", "Sitnica"), tagline=Text("3 igrača, 2 deljenja", "3 players, 2 deals"),
     rules_title=Text("Pravila sitnice", "Rules of Sitnica"),
     quick_start=Text("Sitnica protiv dva računara", "Sitnica against two computer players"),
+    texts={"Sitnica: the most tricks win": Text("Sitnica: pobeđuje najviše štihova", "Sitnica: the most tricks win")},
     replay_table=lambda engine: {"trick": engine.view(None)["trick"]},
     replay_hands=lambda engine: [engine.view(s)["hand"] for s in range(3)],
 )
@@ -181,6 +196,8 @@ def _toy_package(root: Path) -> None:
     (package / "__init__.py").write_text('"""A toy trick game, outside the Club."""\n')
     for name, text in (("engine", ENGINE), ("bots", BOTS), ("descriptor", DESCRIPTOR)):
         (package / f"{name}.py").write_text(textwrap.dedent(text).lstrip())
+    (package / "assets").mkdir()
+    (package / "assets" / "sitnica-sheet.js").write_text(SHEET.lstrip())
 
 
 @pytest.fixture
@@ -248,8 +265,14 @@ def test_the_toy_game_plays_through_the_api_and_its_pages_work(live):
     pid = r.json()["id"]
     table = ana.get(f"/table/{pid}")
     assert table.status_code == 200 and "<title>Sitnica #" in table.text
-    for src in re.findall(r'<script src="([^"]+)"', table.text):  # every script of the page is served
+    assert '"Sitnica: the most tricks win": "Sitnica: pobeđuje najviše štihova"' in table.text  # its own words
+    scripts = re.findall(r'<script src="([^"]+)"', table.text)
+    assert any(src.startswith(f"/games/{CODE}/sitnica-sheet.js?v=") for src in scripts), scripts  # from its package
+    assert any(src.startswith("/static/js/plain.js?v=") for src in scripts), scripts  # no table script: the plain one
+    for src in scripts:  # every script of the page is served
         assert ana.get(src).status_code == 200, src
+    assert ana.get(f"/games/{CODE}/../descriptor.py").status_code == 404
+    assert ana.get(f"/games/{CODE}/descriptor.py").status_code == 404
     # ana plays her cards by words; the computer players answer
     said = 0
     while True:
@@ -303,8 +326,11 @@ def test_the_toy_game_in_a_browser(live, browser):
         assert pg.evaluate("() => Klub.table.finished")
         pg.wait_for_selector("#sheet table")
         assert pg.locator("#sheet tbody tr").count() == 2  # a row per deal
+        # its own sheet script and its own words
+        assert pg.text_content("#sheet .sitnica-note") == "Sitnica: pobeđuje najviše štihova"
         pg.goto(f"{live.url}/archive/{pid}")
         pg.wait_for_selector("#final-sheet table")
+        assert pg.text_content("#final-sheet .sitnica-note") == "Sitnica: pobeđuje najviše štihova"
         pg.click("#replay button[data-step=start]")  # the last deal from its first card: every hand
         assert pg.locator("#replay .replay-hand .card").count() == 9
     finally:

@@ -208,7 +208,7 @@ def test_scripts_only_use_translated_texts_and_no_inline_code():
     from app.web.strings import JS_STRINGS
 
     ids = set()
-    for js in (ROOT / "static" / "js").glob("*.js"):
+    for js in (ROOT / "static" / "js").rglob("*.js"):  # the games' sheets under games/ too
         ids |= set(re.findall(r'K\.T\("([^"]+)"', js.read_text()))
     ids = {i for i in ids if i != "word:"}
     assert ids <= set(JS_STRINGS), sorted(ids - set(JS_STRINGS))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 from app.games.base import KeepsPapir, PartieEngine, ShowsDeals
@@ -135,7 +136,7 @@ class GameDescriptor:
     # Contracts named by a code (house-rule tables name their deals' contracts so).
     contract_names: Mapping[str, Text] = field(default_factory=dict)
     # The key of ``contract_names`` a code is named by in a partie with these settings (Lora:
-    # ``kralj`` with ``kralj_sesti`` is "K herc i 6. štih"), as static/js/sheets.js's S.named.
+    # ``kralj`` with ``kralj_sesti`` is "K herc i 6. štih"), as the sheet script's S.contractKey.
     contract_key: Callable[[str, Mapping[str, Any]], str] = lambda code, settings: code
     bot_levels: tuple[str, ...] = ("pocetnik", "iskusan", "majstor")
     # The package with make_bot(level, seed): one under app/ai/ (""; the code), or a dotted
@@ -149,6 +150,17 @@ class GameDescriptor:
     # a game without one of its own is drawn by the plain table (static/js/plain.js: the
     # hand, the trick, the words, the generic score sheet of its result).
     script: str = "plain.js"
+    # The game's score sheet script under static/js/ (``Klub.sheets``' drawings of its
+    # result, beside the table and in the archive), loaded after the shared static/js/sheets.js;
+    # "": the generic sheet of ``result()``'s deals, totals and places.
+    sheet: str = ""
+    # A directory of the game's own (its package's) where its ``script`` and ``sheet`` are,
+    # served at /games/<code>/ (app/web/assets.py); None: they are under static/js/.
+    assets: Path | None = None
+    # The game's own texts its scripts show (``K.T(id)``), in the Club's two languages: they
+    # reach its table and archive pages beside the Club's catalog (a game outside the
+    # Club's tree brings its words with it).
+    texts: Mapping[str, Text] = field(default_factory=dict)
     # The rules page templates: language -> path under templates/.
     rules: Mapping[str, str] = field(default_factory=dict)
     # The quick-start button of the lobby (against computer players); None: no such button.
@@ -165,6 +177,9 @@ class GameDescriptor:
     replay_table: Callable[[Any], dict[str, Any]] = lambda engine: {}
     replay_hands: Callable[[Any], list[list[str]]] = lambda engine: []
     keeps_papir: bool = False  # the engine is a KeepsPapir
+    # A profile's statistics of a game that keeps a papir: the hands a seat declared, from a
+    # finished partie's papir lines, each as (made, its contract).
+    declared_hands: Callable[[list[dict[str, Any]], int], list[tuple[bool, str | None]]] = lambda lines, seat: []
     shows_deals: bool = False  # the engine is a ShowsDeals
     # Settings whose presence makes a partie one of house rules rather than the Club's own
     # (the archive's filter); a game without them is always played by the Club's rules.
@@ -230,7 +245,7 @@ class GameDescriptor:
 
     def contract_name(self, label: Any, settings: Mapping[str, Any] | None, lang: str | None) -> str:
         """A deal's contract as the record writes it (``result()``, a traveller's line), named
-        as the partie's score sheet names it (static/js/sheets.js): a code by
+        as the partie's score sheet names it (static/js/sheets.js's S.named): a code by
         ``contract_names``, a number (counted from 1, the record's) by its place in
         ``contracts``, anything else as it is written (preferans: ``igra-pik``); "–" for none."""
         if label is None:

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, selectinload, undefer
 from app.tournaments.reading import tournaments_of
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Invalid, NotFound
-from app.games.registry import descriptors
+from app.games.registry import descriptor, descriptors
 from app.parties.lookup import bot_name, player_name, seat_of
 from app.parties.papers import papir_lines
 from app.parties.visibility import open_to
@@ -105,7 +105,7 @@ def _statistics(club: Club, s: Session, member_id: int, parties: list[Partie]) -
     """Per game: parties played, how often each place (``places[0]``: first places),
     the mean points per deal (games whose result lists deals and totals), the mean
     result per partie (games whose result has ``results``) and, for a game with a papir,
-    his hands as declarer."""
+    the hands he declared (its descriptor's ``declared_hands``)."""
     by_game: dict[str, list[Partie]] = {}
     for p in parties:
         by_game.setdefault(p.game, []).append(p)
@@ -133,7 +133,11 @@ def _statistics(club: Club, s: Session, member_id: int, parties: list[Partie]) -
             lines = papir_lines(club, s, p)
             if lines is not None:
                 papir = papir or {"hands_declared": 0, "made": 0, "fell": 0}
-                _count_declared(lines, seat, papir, contracts)
+                for made, contract in descriptor(game).declared_hands(lines, seat):
+                    papir["hands_declared"] += 1
+                    papir["made" if made else "fell"] += 1
+                    if contract:
+                        contracts[contract] += 1
         if papir is not None:
             papir["contracts"] = [{"contract": c, "hands": n} for c, n in contracts.most_common(TOP_CONTRACTS)]
         out[game] = {
@@ -145,18 +149,6 @@ def _statistics(club: Club, s: Session, member_id: int, parties: list[Partie]) -
             "papir": papir,
         }
     return out
-
-
-def _count_declared(lines: list[dict[str, Any]], seat: int, papir: dict[str, Any], contracts: Counter[str]) -> None:
-    """A hand he declared is a line naming him the declarer; ``passed`` tells whether he
-    made it (a hand not played, as pik with the talon without kontra, counts for neither)."""
-    for line in lines:
-        if line.get("declarer") != seat or "passed" not in line:
-            continue
-        papir["hands_declared"] += 1
-        papir["made" if line["passed"] else "fell"] += 1
-        if line.get("contract"):
-            contracts[str(line["contract"])] += 1
 
 
 def _recent(p: Partie, member_id: int) -> dict[str, Any]:

@@ -6,6 +6,9 @@
 - A request for a versioned URL (``?v=`` present) gets ``Cache-Control: public,
   max-age=31536000, immutable``; an unversioned one ``no-cache`` (the browser asks again,
   with its ETag, and gets a 304 when nothing changed).
+- A game whose descriptor names a directory of its own (``assets``: a game outside the
+  Club's tree brings its scripts with it) has its files at ``/games/<code>/<file>``,
+  versioned the same way (:func:`game_script_url`).
 - Text files leave gzip-compressed to a client that accepts it (starlette's
   ``GZipMiddleware`` around the static files only: the pages, which carry the session's
   form token, are not compressed, against BREACH-style guessing).
@@ -14,12 +17,20 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import NotFound
+from app.games.base import GameError
+from app.games.descriptor import GameDescriptor
+from app.games.registry import descriptor
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
@@ -68,3 +79,38 @@ class CachedStatic:
 
 def static_app(directory: Path = STATIC) -> ASGIApp:
     return GZipMiddleware(CachedStatic(StaticFiles(directory=directory)), minimum_size=500)
+
+
+# -- a game's own files (its descriptor's ``assets`` directory)
+
+router = APIRouter(include_in_schema=False)
+ASSET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:js|css)")
+
+
+@lru_cache(maxsize=None)
+def _file_version(path: str, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
+
+
+def game_script_url(game: GameDescriptor, name: str) -> str:
+    """The versioned URL of one of a game's scripts (its ``script``, its ``sheet``): under
+    ``/games/<code>/`` when its ``assets`` have it, else the Club's under ``static/js/``
+    (``plain.js``, the table of a game without a script of its own)."""
+    file = Path(game.assets) / name if game.assets is not None else None
+    if file is None or not file.is_file():
+        return static_url("js/" + name)
+    return f"/games/{game.code}/{name}?v={_file_version(str(file), file.stat().st_mtime_ns)}"
+
+
+@router.get("/games/{code}/{name}")
+def game_asset(code: str, name: str, request: Request) -> FileResponse:
+    """A file of a game's ``assets`` directory (a script or a style, no subfolders)."""
+    try:
+        game = descriptor(code)
+    except GameError:
+        raise NotFound("no such file", code="not_found") from None
+    file = Path(game.assets) / name if game.assets is not None and ASSET_NAME.fullmatch(name) else None
+    if file is None or not file.is_file():
+        raise NotFound("no such file", code="not_found")
+    cache = IMMUTABLE if "v" in request.query_params else REVALIDATE
+    return FileResponse(file, headers={"Cache-Control": cache})

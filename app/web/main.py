@@ -37,6 +37,7 @@ from app.tournaments import rounds as tournament_rounds
 from app.tournaments.router import router as tournaments_router
 from app import logs
 from app.web import errors, health, metrics, notices_ws, pages, proxies, push, pwa, security
+from app.web import assets
 from app.web.assets import static_app
 from app.web.nul import NulMiddleware
 
@@ -120,7 +121,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     metrics.install(app, club)  # after the error handlers (it counts them), around the security middleware
     # Outermost: every layer, uvicorn's access log included, sees the client behind the proxies.
     app.add_middleware(proxies.ClientMiddleware, trusted=settings.trusted_proxies)
-    for router in (members_router, profiles_router, vacation_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, health.router, metrics.router):
+    for router in (members_router, profiles_router, vacation_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, assets.router, health.router, metrics.router):
         include_flat(app, router)
     static = ROOT / "static"
     if static.is_dir():

@@ -17,7 +17,7 @@ from app.games.registry import descriptors
 from app.members.cookies import form_token, form_token_ok, session_token
 from app.members.service import CurrentMember
 from app.parties.proposals import get_summary
-from app.web.assets import static_url
+from app.web.assets import game_script_url, static_url
 from app.zones import CLUB_ZONE
 from app.web.i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, date_text, gettext_for, lang_of, ngettext_for, time_text
 from app.web.strings import duration_text, error_text, js_strings, notice_strings, timer_text
@@ -25,6 +25,7 @@ from app.web.strings import duration_text, error_text, js_strings, notice_string
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 templates.env.globals["static_url"] = static_url  # every script, style and icon: a versioned URL
+templates.env.globals["game_script_url"] = game_script_url  # a game's scripts: static/js/ or its own assets
 templates.env.filters["pretty_number"] = lambda x: f"{x:g}" if isinstance(x, (int, float)) else str(x)  # 3.0 -> 3
 
 
@@ -95,7 +96,7 @@ def partie_page(request: Request, club, member: CurrentMember, partie_id: int, n
     code = summary["game"]
     games = {g.code: g for g in descriptors()}
     lang = lang_of(request)
-    ctx = context(request, member, partie=summary, game=games[code], strings=html_json(js_strings(lang)),
+    ctx = context(request, member, partie=summary, game=games[code], strings=html_json(js_strings(lang, games[code])),
                   game_json=html_json(games[code].page_data(lang, summary.get("settings") or {})), **extra)
     return render(request, name, ctx)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.games.descriptor import GameDescriptor
 from app.games.registry import descriptors
 from app.members import passwords
 from app.web.i18n import N_, gettext_for
@@ -293,11 +294,15 @@ def notice_strings(lang: str) -> dict[str, str]:
 WORDS_SHOWN = {"word:moze": "word:može"}
 
 
-def js_strings(lang: str) -> dict[str, str]:
+def js_strings(lang: str, game: GameDescriptor | None = None) -> dict[str, str]:
+    """The texts of the scripts in ``lang``: the Club's catalog, and the game's own
+    (``GameDescriptor.texts``) on the pages of one game."""
     _ = gettext_for(lang)
     strings = {s: _(s) for s in JS_STRINGS}
     strings.update({w: shown for w, shown in WORDS_SHOWN.items() if strings.get(w, w) == w})
     strings.update({f"error:{code}": _(text) for code, text in TABLE_ERROR_TEXTS.items()})
+    if game is not None:
+        strings.update({key: text(lang) for key, text in game.texts.items()})
     return strings
 
 

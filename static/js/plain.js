@@ -1,7 +1,8 @@
 /* Klub: the plain table — what draws a game that has no table script of its own (its
    descriptor names none): the cards of my hand (``view.hand``), the trick on the table
    (``view.trick``, [[seat, card], ...]), every other legal word as a button, and the
-   generic score sheet of the result (``deals[].points``, ``totals``, ``places``). A game
+   generic score sheet of the result (``deals[].points``, ``totals``, ``places``) unless the
+   game's sheet script draws its own (``Klub.sheets.sheet``). A game
    whose views have that shape plays at the Club before it draws its own table. */
 "use strict";
 (function () {
@@ -12,6 +13,8 @@
   const C = () => K.cards;
   const CARD_RE = /^[789TJQKA][SDHC]$/;
   let sheetKey = "";
+  // The game's own sheet (its descriptor's "sheet" script sets K.sheets.sheet), else the generic one.
+  const sheet = (...args) => (K.sheets.sheet || K.sheets.totals)(...args);
 
   const dealTitle = (k, total) => `${K.game.deal_noun || K.T("Deal")} ${k + 1}` + (total ? ` / ${total}` : "");
 
@@ -65,11 +68,11 @@
       if (key !== sheetKey) {
         sheetKey = key;
         K.sheets.side(ui, K.T("Score sheet"), [
-          { key: "sheet", label: K.T("Score sheet"), body: K.sheets.totals(names, res, v.finished ? null : v.deal_index, ctl.seat) }]);
+          { key: "sheet", label: K.T("Score sheet"), body: sheet(names, res, v.finished ? null : v.deal_index, ctl.seat) }]);
       }
     },
 
-    finalSheet: (players, v) => K.sheets.totals(players, v.result, null, null),
+    finalSheet: (players, v) => sheet(players, v.result, null, null),
     replay: {
       title: (rec) => dealTitle(rec.deal, rec.deals),
       middle: () => null,

@@ -55,9 +55,9 @@ CONTRACT_NAMES = {
 
 
 def contract_key(code: str, settings: Mapping[str, Any]) -> str:
-    """The key a code is named by in a partie with these settings, as static/js/sheets.js's
-    S.named: ``kralj`` with kralj_sesti counts the 6th trick; Libyan ``sesti`` of three
-    players (ten tricks) is the 8th."""
+    """The key a code is named by in a partie with these settings, as
+    static/js/games/lora-sheet.js's S.contractKey: ``kralj`` with kralj_sesti counts the
+    6th trick; Libyan ``sesti`` of three players (ten tricks) is the 8th."""
     if code == "kralj" and settings.get("kralj_sesti"):
         return "kralj_sesti"
     if code == "sesti" and settings.get("igraca") == 3:
@@ -115,7 +115,8 @@ SETTINGS = (
 )
 
 DESCRIPTOR = GameDescriptor(
-    code="lora", engine=LoraPartie, script="lora.js", rules=rules_pages("lora"), house_keys=("variant",),
+    code="lora", engine=LoraPartie, script="lora.js", sheet="games/lora-sheet.js",
+    rules=rules_pages("lora"), house_keys=("variant",),
     analysis=True,
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja (libijska i sa 3)", "4 players, 28 deals (Libyan also with 3)"),

@@ -6,6 +6,7 @@ from typing import Any
 
 from app.games.descriptor import GameDescriptor, SettingField, Text, hands_in_views, public_part, rules_pages, texts
 from app.games.preferans.help import contract_help
+from app.games.preferans.papir import declared_hands
 from app.games.preferans.partie import PreferansPartie
 from app.games.preferans.tournament import PREFERANS_TOURNAMENT
 from app.games.preferans.settings import BULE_CHOICES, DEFAULT_BULE, DEFAULT_REFE, MAX_REFE
@@ -30,7 +31,7 @@ def replay_table(engine: Any) -> dict[str, Any]:
 
 
 DESCRIPTOR = GameDescriptor(
-    code="preferans", engine=PreferansPartie, script="preferans.js", rules=rules_pages("preferans"),
+    code="preferans", engine=PreferansPartie, script="preferans.js", sheet="games/preferans-sheet.js", rules=rules_pages("preferans"),
     name=Text("Preferans", "Preferans"),
     tagline=Text("3 igrača, do bula", "3 players, to the bule"),
     rules_title=Text("Pravila preferansa", "Rules of Preferans"),
@@ -44,7 +45,7 @@ DESCRIPTOR = GameDescriptor(
     deal_noun=Text("Ruka", "Hand"),  # the rules' word: a hand is one deal (docs/ui.md)
     deal_previous=Text("Prethodna ruka", "Previous hand"), deal_next=Text("Sledeća ruka", "Next hand"),
     public_word=public_word, replay_table=replay_table, replay_hands=hands_in_views("hand", "cards"),
-    keeps_papir=True, shows_deals=True,
+    keeps_papir=True, shows_deals=True, declared_hands=declared_hands,
     contract_help=contract_help,
     analysis=True, analysis_unit="tricks",  # the cards played, valued in the declarer's tricks
     tournament=PREFERANS_TOURNAMENT,

@@ -128,3 +128,12 @@ def _break(group: list[int], step: int, bule: list[int], supe: list[list[int]]) 
     for k in sorted(sub):
         out += _break(sub[k], step + 1, bule, supe)
     return out
+
+
+def declared_hands(lines: list[dict[str, Any]], seat: int) -> list[tuple[bool, str | None]]:
+    """The hands ``seat`` declared, from a finished partie's papir lines, each as (made, its
+    contract): a line naming him the declarer, ``passed`` telling whether he made it (a hand
+    not played, as pik with the talon without kontra, counts for neither). A profile's
+    statistics (the descriptor's ``declared_hands``)."""
+    return [(bool(line["passed"]), str(line["contract"]) if line.get("contract") else None)
+            for line in lines if line.get("declarer") == seat and "passed" in line]
