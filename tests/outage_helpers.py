@@ -214,14 +214,20 @@ async def all_reach(seen: Seen, seats: list[Seat], wanted: dict[int, int], timeo
         await asyncio.sleep(0.02)
 
 
-async def moves_on(database_url: str, pids: list[int], words: int, timeout: float) -> float:
-    """Seconds until every table has ``words`` more versions in the database than now."""
+async def moves_on(database_url: str, pids: list[int], words: int, timeout: float,
+                   players: list[asyncio.Task] | None = None) -> float:
+    """Seconds until every table has ``words`` more versions in the database than now; a
+    player's task that failed meanwhile fails this with its own error (its table would
+    only stall)."""
     start = await asyncio.to_thread(db_versions, database_url, pids)
     started = time.monotonic()
     while True:
         now = await asyncio.to_thread(db_versions, database_url, pids)
         if all(now[p] >= start[p] + words for p in pids):
             return time.monotonic() - started
+        for task in players or ():
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise AssertionError(f"a player failed while the tables were at {now}") from task.exception()
         assert time.monotonic() - started < timeout, f"tables stalled: {start} -> {now}"
         await asyncio.sleep(0.1)
 

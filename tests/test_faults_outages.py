@@ -87,7 +87,7 @@ def test_redis_away_every_socket_gets_every_event_when_it_returns(settings):
 
             async def main():
                 tasks = play(seats, seen, rng)
-                await moves_on(settings.database_url, pids, 5, timeout=30)
+                await moves_on(settings.database_url, pids, 5, timeout=30, players=tasks)
                 relay.down()
                 await asyncio.sleep(OUTAGE_SECONDS)
                 # Meanwhile a word said through one instance never reached the other's sockets.
@@ -95,7 +95,7 @@ def test_redis_away_every_socket_gets_every_event_when_it_returns(settings):
                 behind = _behind(seen, seats, wanted)
                 relay.up()
                 recovered = await all_reach(seen, seats, wanted, timeout=10)
-                await moves_on(settings.database_url, pids, 5, timeout=30)
+                await moves_on(settings.database_url, pids, 5, timeout=30, players=tasks)
                 await wind_down(seen, seats, tasks, settings.database_url)
                 return behind, recovered
 
@@ -152,7 +152,7 @@ def test_postgresql_away_every_word_is_answered_and_both_instances_recover(setti
 
             async def main():
                 tasks = play(seats, seen, rng)
-                await moves_on(settings.database_url, pids, 5, timeout=30)
+                await moves_on(settings.database_url, pids, 5, timeout=30, players=tasks)
                 relay.down()
                 down_at = time.monotonic()
                 for label, server in servers.items():
@@ -167,7 +167,7 @@ def test_postgresql_away_every_word_is_answered_and_both_instances_recover(setti
                 http = dict(zip(http, await asyncio.gather(*http.values())))
                 words = {label: await _first_ack(seen, label, up_at) for label in servers}
                 # Every table plays on, its computer player too (it looked again after the failure).
-                moved = await moves_on(settings.database_url, pids, 5, timeout=30)
+                moved = await moves_on(settings.database_url, pids, 5, timeout=30, players=tasks)
                 await wind_down(seen, seats, tasks, settings.database_url)
                 return refused, http, words, moved
 
@@ -195,14 +195,14 @@ def test_an_instance_killed_and_started_again_loses_and_doubles_nothing(settings
 
         async def main():
             tasks = play(seats, seen, rng)
-            await moves_on(settings.database_url, pids, 5, timeout=30)
+            await moves_on(settings.database_url, pids, 5, timeout=30, players=tasks)
             two.proc.kill()  # SIGKILL: no shutdown at all
             await asyncio.to_thread(two.proc.wait)
             killed_at = time.monotonic()
             await asyncio.to_thread(two.start)  # its sockets' members knock meanwhile (its port's backlog)
             started = time.monotonic() - killed_at
             words = await _first_ack(seen, "two", killed_at + started)
-            await moves_on(settings.database_url, pids, 5, timeout=30)
+            await moves_on(settings.database_url, pids, 5, timeout=30, players=tasks)
             await wind_down(seen, seats, tasks, settings.database_url)
             return started, words
 
