@@ -3,7 +3,7 @@ proposals, the tables and the computer players."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, joinedload
@@ -83,7 +83,25 @@ def player_name(seat: PartieSeat) -> str:
     return computer_name(seat.seat)
 
 
-def seats_info(partie: Partie) -> list[dict[str, Any]]:
+class SeatInfo(TypedDict):
+    """A seat as every reader of the table sees it (state and seats frames, the API)."""
+
+    seat: int
+    kind: str
+    name: str | None
+    bot_name: str | None
+    bot_owner: str | None
+    answer: str | None
+    decline_reason: str | None
+    away: bool
+    computer: bool
+    taken_over: bool
+    takeover_votes: list[int]
+    timeouts: int
+    reclaimable: bool
+
+
+def seats_info(partie: Partie) -> list[SeatInfo]:
     return [
         {
             "seat": s.seat,

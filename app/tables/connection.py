@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import orjson
 from fastapi import WebSocket
@@ -26,12 +26,15 @@ from app.members.service import CurrentMember
 from app.tables import chat, ratelimit, reads, service
 from app.tables.words import Applied, Word, action_id_ok
 from app.tables.cache import to_json
+from app.parties.lookup import SeatInfo
+from app.tables.shapes import ErrorFrame, Frame, SeatsFrame, StateFrame
 from app.tables.sockets import CLOSE_SESSION_ENDED, MAX_FRAME, connected, frame_size
 
 if TYPE_CHECKING:
     from app.club import Club
 
 log = logging.getLogger("klub.ws")
+FrameWithWatchers = TypeVar("FrameWithWatchers", StateFrame, SeatsFrame)
 
 
 class TableConnection:
@@ -52,7 +55,7 @@ class TableConnection:
         self.retry_due = False  # a look after the database failed is queued
         self.owed_state = False  # ... and it is to send a state (the client asked for one)
 
-    async def send(self, frame: dict[str, Any]) -> None:
+    async def send(self, frame: Frame) -> None:
         await self.ws.send_text(to_json(frame))
 
     async def send_state(self) -> None:
@@ -70,16 +73,16 @@ class TableConnection:
             self.sent_version = int(since)
             await self.catch_up()
             async with self.send_lock:  # who is away (or watches) may have changed while the client was gone
-                seats = {"type": "seats", "version": self.sent_version, "seats": state["seats"]}
+                seats: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": state["seats"]}
                 await self.send(self.with_watchers(seats))
             return
         async with self.send_lock:
             await self.send(self.with_watchers(state))
             self.sent_version = state["version"]
 
-    def with_watchers(self, frame: dict[str, Any]) -> dict[str, Any]:
+    def with_watchers(self, frame: FrameWithWatchers) -> FrameWithWatchers:
         """The frame with the spectators' names (this connection's member counted once he is one)."""
-        names = self.club.viewers.spectators(self.partie_id)
+        names: list[str] = self.club.viewers.spectators(self.partie_id)
         if self.seat is None and self.member.name not in names:
             names = sorted([*names, self.member.name], key=str.casefold)
         frame["watchers"] = names
@@ -93,13 +96,15 @@ class TableConnection:
         as text serialized once per (version, seat) and shared by the seat's connections.
         """
         async with self.send_lock:
-            frames, state = None, None
+            cached, state = None, None
             if known_version is not None:
                 args = (self.club, self.partie_id, self.seat, self.sent_version, known_version)
-                frames = reads.cached_event_texts_since(*args, blocking=False)
-                if frames is None:  # the table is busy (a word being committed): wait for it in a thread
-                    frames = await run_in_threadpool(reads.cached_event_texts_since, *args)
-            if frames is None:
+                cached = reads.cached_event_texts_since(*args, blocking=False)
+                if cached is None:  # the table is busy (a word being committed): wait for it in a thread
+                    cached = await run_in_threadpool(reads.cached_event_texts_since, *args)
+            if cached is not None:
+                frames = cached
+            else:
                 frames, state = await run_in_threadpool(
                     reads.event_texts_since, self.club, self.partie_id, self.seat, self.sent_version
                 )
@@ -115,7 +120,9 @@ class TableConnection:
 
     async def error(self, code: str, message: str, **extra: Any) -> None:
         async with self.send_lock:
-            await self.send({"type": "error", "code": code, "message": message, "version": self.sent_version, **extra})
+            # ``extra``: the word's id, and what a refusal tells besides (ClubError.extra)
+            await self.send(cast(ErrorFrame, {"type": "error", "code": code, "message": message,
+                                              "version": self.sent_version, **extra}))
 
     async def failed(self, error: Exception, **extra: Any) -> None:
         """Answer a frame the server failed on (``extra``: the word's ``id``): ``unavailable``
@@ -240,8 +247,9 @@ class TableConnection:
             await self.send({"type": "pong", "version": max(version, self.sent_version)})
 
     async def on_chat(self, msg: dict[str, Any]) -> None:
-        try:
-            await run_in_threadpool(chat.post, self.club, self.member, self.partie_id, msg.get("text"))
+        text = msg.get("text")
+        try:  # a text that is not a string is refused as an empty one
+            await run_in_threadpool(chat.post, self.club, self.member, self.partie_id, text if isinstance(text, str) else "")
         except ClubError as e:
             await self.error(e.code, e.message)
 
@@ -291,7 +299,7 @@ class TableConnection:
         seats = _seats_of(summary)
         if only_changed and seats == self.seats_sent:
             return
-        frame = {"type": "seats", "version": self.sent_version, "seats": summary["seats"]}
+        frame: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": summary["seats"]}
         if "slow" in summary:  # a slow partie's clocks changed with the seats (app/parties/slow.py)
             frame["slow"] = summary["slow"]
         if "round_time_up" in summary:  # a tournament round's deadline passed (app/tables/reads.py)
@@ -300,9 +308,9 @@ class TableConnection:
             await self.send(frame)
             self.seats_sent = seats
 
-    async def show_seats(self, seats: list[dict[str, Any]]) -> None:
+    async def show_seats(self, seats: list[SeatInfo]) -> None:
         """The seats as his own arrival left them (newer than those of his first frame)."""
-        frame = {"type": "seats", "version": self.sent_version, "seats": seats}
+        frame: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": seats}
         round_time_up = self.seats_sent[2] if self.seats_sent else None
         if round_time_up is not None:
             frame["round_time_up"] = round_time_up
@@ -316,7 +324,7 @@ class TableConnection:
             await self.send({"type": "watchers", "version": self.sent_version, "watchers": names})
 
 
-def _seats_of(frame: dict[str, Any]) -> tuple:
+def _seats_of(frame: StateFrame | SeatsFrame) -> tuple:
     """What a state or seats frame says of the seats (to tell whether they changed)."""
     return frame.get("seats"), frame.get("slow"), frame.get("round_time_up")
 

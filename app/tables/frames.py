@@ -23,6 +23,7 @@ import orjson
 from app.db.models import Partie
 from app.parties.lookup import bot_seats, seats_info
 from app.tables.cache import Snapshot, deadline_after, to_json
+from app.tables.shapes import StateFrame, TimeoutNote
 from app.parties.engines import game_of
 
 
@@ -84,9 +85,9 @@ def event_frame(game: str, snap: Snapshot, seat: int | None, timer: int | None, 
     return orjson.loads(event_text(game, snap, seat, timer, bots))
 
 
-def state_frame(partie: Partie, snap: Snapshot | None, seat: int | None) -> dict[str, Any]:
+def state_frame(partie: Partie, snap: Snapshot | None, seat: int | None) -> StateFrame:
     """The whole picture for ``seat``: sent on connect and whenever a client must resync."""
-    frame: dict[str, Any] = {
+    frame: StateFrame = {
         "type": "state",
         "partie": partie.id,
         "game": partie.game,
@@ -98,21 +99,19 @@ def state_frame(partie: Partie, snap: Snapshot | None, seat: int | None) -> dict
         "version": partie.version,
     }
     if snap is not None:
-        frame.update(
-            version=snap.version,
-            view=snap.view_for(seat),
-            legal=snap.legal_for(seat),
-            to_act=snap.to_act,
-            may_speak=snap.may_speak,
-            deal_index=snap.deal_index,
-            finished=snap.finished,
-            deadline=_iso(deadline_after(snap, partie.timer_seconds, bot_seats(partie))),
-            timeout=timeout_note(partie.game, snap, seat),
-        )
+        frame["version"] = snap.version
+        frame["view"] = snap.view_for(seat)
+        frame["legal"] = snap.legal_for(seat)
+        frame["to_act"] = snap.to_act
+        frame["may_speak"] = snap.may_speak
+        frame["deal_index"] = snap.deal_index
+        frame["finished"] = snap.finished
+        frame["deadline"] = _iso(deadline_after(snap, partie.timer_seconds, bot_seats(partie)))
+        frame["timeout"] = timeout_note(partie.game, snap, seat)
     return frame
 
 
-def timeout_note(game: str, snap: Snapshot, seat: int | None) -> dict[str, Any] | None:
+def timeout_note(game: str, snap: Snapshot, seat: int | None) -> TimeoutNote | None:
     """The standing "time ran out" note as ``seat`` may see it: the seat whose time ran
     out, the word the computer said for it, the version it was said at, the deal after it."""
     if snap.timeout is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import joinedload
@@ -16,6 +16,7 @@ from app.parties.slow import is_slow
 from app.parties.slow_frames import slow_frame
 from app.tables.cache import Snapshot
 from app.tables.frames import event_frame, event_text, state_frame
+from app.tables.shapes import StateFrame
 from app.parties.visibility import check_may_watch
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ _PARTIE_AND_ROUND = (
 )
 
 
-def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> dict[str, Any]:
+def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> StateFrame:
     with club.db.read() as s:
         row = s.execute(_PARTIE_AND_ROUND, {"pid": partie_id}).unique().first()
         if row is None:
@@ -107,7 +108,7 @@ def cached_event_texts_since(
 
 def _events_since(club: Club, partie_id: int, seat: int | None | Callable[[Partie], int | None], since: int,
                   render: Callable[[Partie, int | None, Snapshot], T],
-                  viewer: CurrentMember | None = None) -> tuple[list[T], dict | None]:
+                  viewer: CurrentMember | None = None) -> tuple[list[T], StateFrame | None]:
     """``seat``: the seat, or how to find it in the partie (read once for both);
     ``viewer``: a member asking over REST, who must be allowed to watch the table."""
     with club.db.read() as s:
@@ -128,7 +129,7 @@ def _events_since(club: Club, partie_id: int, seat: int | None | Callable[[Parti
 
 def event_texts_since(
     club: Club, partie_id: int, seat: int | None, since: int
-) -> tuple[list[tuple[int, bool, str]], dict | None]:
+) -> tuple[list[tuple[int, bool, str]], StateFrame | None]:
     """:func:`events_since` with the events as ``(version, finished, text)``."""
     def render(partie: Partie, seat: int | None, snap: Snapshot) -> tuple[int, bool, str]:
         return snap.version, snap.finished, event_text(partie.game, snap, seat, partie.timer_seconds, bot_seats(partie))
@@ -136,7 +137,8 @@ def event_texts_since(
     return _events_since(club, partie_id, seat, since, render)
 
 
-def events_since(club: Club, partie_id: int, member: CurrentMember | None, since: int) -> tuple[list[dict], dict | None]:
+def events_since(club: Club, partie_id: int, member: CurrentMember | None,
+                 since: int) -> tuple[list[dict], StateFrame | None]:
     """The event frames after ``since`` for the member's seat (a spectator's if he has
     none), or (``[]``, a state frame) to resync."""
     def render(partie: Partie, seat: int | None, snap: Snapshot) -> dict:
