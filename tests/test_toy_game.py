@@ -299,6 +299,8 @@ def test_the_toy_game_plays_through_the_api_and_its_pages_work(live):
     for src in re.findall(r'<script src="([^"]+)"', archive.text):
         assert ana.get(src).status_code == 200, src
     assert f'data-partie="{pid}"' in ana.get(f"/archive?who=all&game={CODE}").text
+    rules = ana.get(f"/rules/{CODE}")  # no rules pages of its own: its title and tagline
+    assert rules.status_code == 200 and "Pravila sitnice" in rules.text and "3 igrača, 2 deljenja" in rules.text
     assert ana.get("/members/ana").status_code == 200  # her profile counts the toy's partie
     assert ana.get("/api/standings?game=" + CODE).status_code in (200, 404)
 

@@ -98,6 +98,12 @@ def texts(*pairs: tuple[str, str]) -> tuple[Text, ...]:
     return tuple(Text(sr, en) for sr, en in pairs)
 
 
+def catalog(serbian: Mapping[str, str]) -> dict[str, Text]:
+    """A game's texts (``GameDescriptor.texts``) from id -> Serbian: the id a script asks
+    ``K.T`` for is its English (``word:dalje`` shows as "dalje")."""
+    return {en: Text(sr, en) for en, sr in serbian.items()}
+
+
 def rules_pages(code: str) -> dict[str, str]:
     """The rules pages of a game by the usual names: ``templates/rules/<code>.<sr|en>.html``."""
     return {"sr-Latn": f"rules/{code}.sr.html", "en": f"rules/{code}.en.html"}
@@ -275,4 +281,4 @@ class GameDescriptor:
 
 
 __all__ = ["CHOICE", "FLAG", "SUBSET", "Choice", "GameDescriptor", "KeepsPapir", "SettingField", "ShowsDeals", "Text",
-           "TournamentRules", "rules_pages", "same_word", "texts"]
+           "TournamentRules", "catalog", "rules_pages", "same_word", "texts"]

@@ -140,27 +140,23 @@ NOTICE_STRINGS = [
     N_("Notices are blocked in this browser's settings"), N_("Notices could not be switched on"),
 ]
 
-# Every text the table scripts show, translated into the page (``#klub-strings``).
+# Every text the Club's table scripts show, translated into the page (``#klub-strings``);
+# a game's own scripts' texts are its descriptor's ``texts`` (app/games/<game>/texts.py).
 JS_STRINGS = [
     N_("Your turn"), N_("Reconnecting…"), N_("Waiting for the players"), N_("No deals yet."),
-    N_("dealer"), N_("leads"), N_("away"), N_("computer"), N_("online"), N_("tricks"),
-    N_("Contract"), N_("Total"), N_("Place"), N_("The partie is over"), N_("The partie was ended before its end"),
-    N_("dalje"), N_("You have no card to play: dalje"), N_("The trick goes to {name}"),
-    N_("Score sheet"), N_("Papir"), N_("Sound on"), N_("Sound off"), N_("bule"), N_("supe"),
-    N_("refe"), N_("kapa"), N_("Bidding"), N_("Talon"), N_("Škart"),
-    N_("Choose two cards for the škart"), N_("Discard"), N_("Announce the contract"),
-    N_("declarer"), N_("The previous hand"), N_("All passed"), N_("{name} offers: {word}"),
-    N_("The declarer's cards"), N_("Odlazak u bulu"),
-    N_("Take over the fall"), N_("Return the fall"), N_("Otpis"), N_("Propose an otpis"),
-    N_("{name} proposes an otpis"), N_("{name} takes over the fall"), N_("{name} returns the fall"),
+    N_("away"), N_("computer"), N_("online"), N_("tricks"),
+    N_("Total"), N_("Place"), N_("The partie is over"), N_("The partie was ended before its end"),
+    N_("dalje"), N_("The trick goes to {name}"),
+    N_("Score sheet"), N_("Sound on"), N_("Sound off"),
+    N_("Škart"),
     N_("seconds left"), N_("Hand over to a computer player"), N_("agreed"), N_("Error"),
-    N_("Deal {n} of 28"), N_("Hand {n}"), N_("Layout"), N_("Start card"),
-    N_("Penalty cards"), N_("Step"), N_("Start"), N_("Back"), N_("Forward"), N_("End"),
-    N_("Previous deal"), N_("Next deal"), N_("Loading…"), N_("waiting"),
+    N_("Deal {n} of 28"),
+    N_("Step"), N_("Start"), N_("Back"), N_("Forward"), N_("End"),
+    N_("Previous deal"), N_("Next deal"), N_("Loading…"),
     N_("Deal"), N_("The sheet after deal {n}"), N_("Replay from the first deal"),
-    N_("The deal is over"), N_("result"), N_("played"), N_("open"), N_("invited"), N_("declined"),
-    N_("kontra"), N_("rekontra"), N_("Your session has ended."),
-    N_("to act"), N_("You are watching"), N_("Offers of the declarer"), N_("You"),
+    N_("open"), N_("invited"), N_("declined"),
+    N_("Your session has ended."),
+    N_("to act"), N_("You are watching"), N_("You"),
     N_("You have too many table windows open. Close one of them; trying again in {n} seconds."),
     # the table: the turn and words out of turn, away seats, the last trick, chat
     N_("may speak"), N_("{name} is to act"), N_("you may make an offer meanwhile"),
@@ -173,66 +169,14 @@ JS_STRINGS = [
     N_("The round's time is up: the computer finishes the partie"),
     # a bot account's seat (app/bots/)
     N_("{name} (bot of {owner})"),
-    # why a preferans hand ended, and its numbers
-    N_("All passed: a refe for everyone"), N_("Nobody followed: the declarer passes as if he took all 10 tricks"),
-    N_("Pik with the talon without a kontra is not played"), N_("Offer accepted: {word}"),
-    N_("The declarer took no trick"), N_("The declarer took a trick"), N_("All 10 tricks were played"),
-    N_("The followers reached 5 tricks"), N_("did not follow"), N_("{name} fell"),
     # suits and ranks
     N_("spades"), N_("diamonds"), N_("hearts"), N_("clubs"), N_("ace"), N_("king"), N_("queen"), N_("jack"),
     N_("of"),
-    # Lórum: the bank, Kvart's chain, Fast train
-    N_("Bank"), N_("Chain"), N_("The chain needs {card}"), N_("A new chain: any card"), N_("Train"),
-    N_("The train needs a {rank} of any suit"), N_("Any card starts the train"), N_("Bank after the deal"),
-    # the words of the record notation, as the buttons and seats show them
-    N_("word:moje"), N_("word:dalje"), N_("word:igra"), N_("word:betl"), N_("word:sans"),
-    N_("word:slabija"), N_("word:pratim"), N_("word:ne pratim"), N_("word:sam"), N_("word:zovem"),
-    N_("word:kontra"), N_("word:moze"), N_("word:rekontra"), N_("word:nosim sve"), N_("word:nemam pad"),
-    N_("word:prihvatam"), N_("word:odbijam"), N_("word:otpis"), N_("word:preuzimam pad"),
-    N_("word:vracam pad"), N_("word:skart"), N_("word:pik"), N_("word:karo"), N_("word:herc"),
-    N_("word:tref"), N_("word:nudim"),
-    # the preferans table and the paper: who follows how, the running
-    # result and the final reckoning, the hand-by-hand lists, the side panel on a phone
-    N_("follows"), N_("does not follow"), N_("plays alone"), N_("calls {name}"),
-    N_("{name} called him: he must play"), N_("Gave kontra: carries the responsibility"),
-    N_("Result = 10 × bule + supe written against the player − supe he wrote. Lower is better; below 0 is good."),
-    N_("Final reckoning"), N_("Bule × 10"), N_("Supe against him (+)"),
-    N_("His supe (−)"),
-    N_("Hands"), N_("No hands yet."), N_("Outcome"), N_("{caller} calls {called}"), N_("Nobody followed"),
-    N_("Not played"), N_("passed"), N_("fell"), N_("{name} fell"), N_("Deals"), N_("Deals played"),
-    N_("Deals played, the last first"), N_("Back to the table"),
-    # house rules at the Lora table
-    N_("Deal {n} of {m}"), N_("Deal {n}"), N_("Choose the contract of this deal"),
-    N_("How many tricks will you take?"), N_("Turn your top card"), N_("Prediction"),
-    # Libyan Lora: bets, the kitty of three players, void deals
-    N_("Bet"), N_("no bet"), N_("Your bet on this deal"), N_("Answer the bet"), N_("Kitty"),
-    N_("Play for the kitty"), N_("The kitty has no card to play: dalje"), N_("void"), N_("void: dealt again"),
-    N_("Stock"),
-    # why a deal ended (lora.js, the view's deal_ends)
-    N_("The previous deal"), N_("{name} took {card}"), N_("{name} took the last trick"),
-    N_("{name} sits opposite {taker}, who took {card}"), N_("{name}'s {card} brought the pile to {total}"),
-    N_("{name} was the first out of cards"), N_("{name} took them all: each of the others pays him"),
-    N_("Clean, sharing the pot: {names}"), N_("Nobody stayed clean: the pot goes to the bank"),
-    N_("Void: {card} lay in the kitty; the deal is dealt again"),
-    N_("Void: no two players took {n} tricks each; the deal is dealt again"),
-    N_("The third void deal in a row: the dealer {name} gets {amount}"),
-    N_("{card} ended the deal with the first card's rank: everything is doubled"),
-    N_("{name} bet {bet}, got {count}: came true"), N_("{name} bet {bet}, got {count}: did not come true"),
-    N_("won the trick"), N_("did not win the trick"),
-    # the Libyan bet prompt: its unit and stakes (lora.js, the view's bet_terms)
-    N_("How many hearts will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
-    N_("How many queens will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
-    N_("How many tricks will you take? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
-    N_("How many times will you say dalje? Exactly: {win}, otherwise {lose}; kontra doubles, rekontra doubles again"),
-    N_("Will you take trick {n}? Right: {win}, wrong: {lose}; kontra doubles, rekontra doubles again"),
-    # preferans: what accepting an otpis or a fall offer writes (preferans.js, offer.if_accepted)
-    N_("If you accept:"), N_("If it is accepted:"), N_("{name}: bule {before} → {after} ({change})"),
-    N_("{name} → {other}: supe {change}"), N_("The partie ends. Places: {list}"), N_("Results after it: {list}"),
-    # preferans: a tournament round's hands and deadline (P13)
-    N_("Hand {n} of {m}"), N_("Time is up: the partie ends after this hand"),
-    N_("Otpis after the round's last hand"), N_("Otpis at the round's deadline"),
-    N_("The round's last hand was played: the partie ended by otpis"),
-    N_("The round's time ran out: the partie ended by otpis"),
+    # the final reckoning (the archive), the side panel on a phone
+    N_("Final reckoning"),
+    N_("Back to the table"),
+    # a void deal (Libyan Lora) dealt again
+    N_("void: dealt again"),
     # the replay's analysis of a deal
     N_("Analysis"), N_("Computing…"), N_("Try again"), N_("Player"), N_("Played"), N_("Best"), N_("Points lost"),
     N_("Points lost in this deal"), N_("Big mistake"), N_("not analysed"), N_("No decision with a choice in this deal."),
@@ -299,10 +243,10 @@ def js_strings(lang: str, game: GameDescriptor | None = None) -> dict[str, str]:
     (``GameDescriptor.texts``) on the pages of one game."""
     _ = gettext_for(lang)
     strings = {s: _(s) for s in JS_STRINGS}
-    strings.update({w: shown for w, shown in WORDS_SHOWN.items() if strings.get(w, w) == w})
-    strings.update({f"error:{code}": _(text) for code, text in TABLE_ERROR_TEXTS.items()})
     if game is not None:
         strings.update({key: text(lang) for key, text in game.texts.items()})
+    strings.update({w: shown for w, shown in WORDS_SHOWN.items() if strings.get(w, w) == w})
+    strings.update({f"error:{code}": _(text) for code, text in TABLE_ERROR_TEXTS.items()})
     return strings
 
 

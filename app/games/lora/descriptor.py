@@ -19,6 +19,7 @@ from app.games.descriptor import (
 from app.games.cards import names_of
 from app.games.lora.help import contract_help
 from app.games.lora.partie import LoraPartie
+from app.games.lora.texts import TEXTS
 from app.games.lora.tournament import LORA_TOURNAMENT
 from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES, LIBIJSKA
 
@@ -124,5 +125,5 @@ DESCRIPTOR = GameDescriptor(
     contracts=CONTRACTS, contract_names=CONTRACT_NAMES, contract_key=contract_key, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
     replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up, contract_help=contract_help,
-    tournament=LORA_TOURNAMENT,
+    tournament=LORA_TOURNAMENT, texts=TEXTS,
 )

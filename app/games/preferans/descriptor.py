@@ -9,6 +9,7 @@ from app.games.preferans.help import contract_help
 from app.games.preferans.papir import declared_hands
 from app.games.preferans.partie import PreferansPartie
 from app.games.preferans.tournament import PREFERANS_TOURNAMENT
+from app.games.preferans.texts import TEXTS
 from app.games.preferans.settings import BULE_CHOICES, DEFAULT_BULE, DEFAULT_REFE, MAX_REFE
 
 REPLAY_KEYS = ("phase", "deal_index", "dealer", "first_bidder", "turn", "bid", "bid_holder", "declarer", "contract",
@@ -48,5 +49,5 @@ DESCRIPTOR = GameDescriptor(
     keeps_papir=True, shows_deals=True, declared_hands=declared_hands,
     contract_help=contract_help,
     analysis=True, analysis_unit="tricks",  # the cards played, valued in the declarer's tricks
-    tournament=PREFERANS_TOURNAMENT,
+    tournament=PREFERANS_TOURNAMENT, texts=TEXTS,
 )

@@ -28,7 +28,7 @@ def rules_page(game: str, request: Request, member: OptionalMemberDep):
         return error_page(request, member, "not_found", "", 404)
     rules = game_of(game).rules
     lang = lang_of(request)
-    body = rules.get(lang) or next(iter(rules.values()))
+    body = rules.get(lang) or next(iter(rules.values()), None)  # None: a game without rules pages
     return render(request, "rules.html", context(request, member, game=game, body=body))
 
 
