@@ -22,7 +22,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("parties",),
     ("tables",),
     ("ratings", "tournaments"),
-    ("bots", "push", "analysis", "profiles"),
+    ("bots", "push", "analysis", "profiles", "leagues"),
     ("top",),  # app/club.py, app/deps.py, app/cli.py, app/__main__.py, app/web: the TOP above
 ]
 # Each package's allowed lower packages, from the floors.
@@ -33,7 +33,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 # The routes of the domain packages take the HTTP layer's dependencies (who asks, the
 # running Club) from app/deps.py; that, and only that, they may import from the top.
 HTTP_EDGE = frozenset({
-    "app.analysis.router", "app.bots.api", "app.bots.router", "app.members.router",
+    "app.analysis.router", "app.bots.api", "app.leagues.router", "app.bots.router", "app.members.router",
     "app.parties.router", "app.parties.vacation", "app.profiles.router", "app.ratings.router",
     "app.tables.router", "app.tables.ws", "app.tournaments.router",
 })

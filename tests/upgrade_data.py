@@ -348,6 +348,25 @@ def fill_tournaments(g: Gen) -> None:
                                      "removed": False} for m in people[:2]])
 
 
+def fill_leagues(g: Gen) -> None:
+    """A league far ahead (the Club creates no evening of it), a member registered for the
+    season who skips its second evening, and its first evening: this generation's
+    tournament open for registration."""
+    people = g.known.gens[g.n]
+    lid = g.insert("leagues", {
+        "name": f"Liga {g.revision}", "game": "preferans", "settings": {}, "format": "svajcarski", "rounds": 2,
+        "hands": 6, "timer_seconds": 60, "round_minutes": 90, "pause_minutes": 2, "weekday": FAR.weekday(),
+        "start_time": "20:00", "zone": "Europe/Belgrade", "first_date": FAR.date(), "evenings": 4,
+        "skipped_dates": [], "open_hours": 24, "scoring": "places", "scale": [10, 8, 6, 5], "best_of": 3,
+        "final_top": None, "status": "active", "organizer_id": g.known.gens[0][0], "created_at": NOW})
+    g.insert("league_members", {"league_id": lid, "member_id": people[0], "joined_at": NOW, "from_evening": 1,
+                                "until_evening": None})
+    g.insert("league_skips", {"league_id": lid, "member_id": people[0], "evening_no": 2})
+    tid = max(t for t, kind in g.known.tournaments.items() if kind == "registration")
+    g.insert("league_evenings", {"league_id": lid, "evening_no": 1, "tournament_id": tid, "starts_at": FAR,
+                                 "created_at": NOW})
+
+
 def fill_push(g: Gen) -> None:
     k = g.known
     if k.push_key is None:
@@ -380,6 +399,7 @@ FILLERS: list[tuple[tuple[str, ...], Callable[[Gen], None]]] = [
     (("chat_mutes",), fill_chat_mutes),
     (("deal_analyses",), fill_deal_analyses),
     (("tournaments", "tournament_players", "tournament_rounds"), fill_tournaments),
+    (("leagues", "league_members", "league_skips", "league_evenings"), fill_leagues),
     (("ratings", "rating_events"), fill_ratings),
     (("push_keys", "push_subscriptions", "push_outbox"), fill_push),
 ]

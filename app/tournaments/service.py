@@ -68,7 +68,9 @@ def _in(value: Any, bounds: tuple[int, int], what: str, code: str) -> int:
     return value
 
 
-def _check(club: Club, spec: TournamentSpec) -> tuple[dict[str, Any], int | None]:
+def check_spec(club: Club, spec: TournamentSpec) -> tuple[dict[str, Any], int | None]:
+    """An organizer's choice checked (also a league's evenings' template, app/leagues/):
+    the settings normalized, the hands."""
     name = spec.name.strip() if isinstance(spec.name, str) else ""
     if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1]:
         raise Invalid(f"a tournament's name has {NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters", code="invalid_name")
@@ -102,7 +104,7 @@ def _check(club: Club, spec: TournamentSpec) -> tuple[dict[str, Any], int | None
 def create(club: Club, member: CurrentMember, spec: TournamentSpec) -> int:
     if not may_organize(member):
         raise Forbidden("only the Club's admins and organizers create tournaments", code="not_an_organizer")
-    settings, hands = _check(club, spec)
+    settings, hands = check_spec(club, spec)
     with club.db.write() as s:
         t = Tournament(
             name=spec.name.strip(), game=spec.game, settings=settings, format=spec.format, rounds=spec.rounds,

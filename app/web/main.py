@@ -33,6 +33,8 @@ from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
 from app.tables.service import start_word_writer
 from app.tables.ws import router as ws_router
+from app.leagues import evenings as league_evenings
+from app.leagues.router import router as leagues_router
 from app.tournaments import rounds as tournament_rounds
 from app.tournaments.router import router as tournaments_router
 from app import logs
@@ -86,7 +88,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         watcher = asyncio.create_task(watch_deadlines(club))
         tournaments = asyncio.create_task(tournament_rounds.watch_tournaments(club))
         gc_keeper = asyncio.create_task(gcpauses.keep_pauses_short(settings.gc_freeze_seconds, settings.gc_full_seconds))
-        tasks = [watcher, tournaments, gc_keeper, asyncio.create_task(club.push.run())]
+        leagues = asyncio.create_task(league_evenings.watch_leagues(club))  # the calendar creates the evenings
+        tasks = [watcher, tournaments, leagues, gc_keeper, asyncio.create_task(club.push.run())]
         if settings.bot_ladder:
             tasks.append(asyncio.create_task(bot_ladder.keep_weekly(club)))
         await run_in_threadpool(resume_running, club)
@@ -121,7 +124,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     metrics.install(app, club)  # after the error handlers (it counts them), around the security middleware
     # Outermost: every layer, uvicorn's access log included, sees the client behind the proxies.
     app.add_middleware(proxies.ClientMiddleware, trusted=settings.trusted_proxies)
-    for router in (members_router, profiles_router, vacation_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, assets.router, health.router, metrics.router):
+    for router in (members_router, profiles_router, vacation_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, leagues_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, assets.router, health.router, metrics.router):
         include_flat(app, router)
     static = ROOT / "static"
     if static.is_dir():

@@ -1,0 +1,137 @@
+"""The calendar runs itself: each evening is an ordinary tournament, created from the
+league's template ``open_hours`` before it starts (its registration opens then), with the
+season's members entered (those who skip it left out; one who joined mid-season from his
+first evening on). The tournament's own machinery (app/tournaments/rounds.py) then starts,
+plays and ends it like any other.
+
+:func:`step` is idempotent and reads everything from the database: the evening's row has
+a unique key (league, evening number), so two instances never create the same evening
+twice (the one that loses the race rolls back). :func:`watch_leagues` runs it on the
+Club's clock (tests move that clock), started with the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.clock import wait_woken, waker
+from app.db.database import for_update
+from app.db.models import League, LeagueEvening, LeagueMember, LeagueSkip, Tournament, TournamentPlayer
+from app.db.outage import log_failure
+from app.tournaments import rounds
+from app.tournaments.secret import new_secret
+
+from app.leagues.calendar import league_starts
+
+if TYPE_CHECKING:
+    from app.club import Club
+
+log = logging.getLogger("klub.leagues")
+OVER = ("finished", "cancelled")
+
+
+def entrants(s: Session, league_id: int, evening_no: int) -> list[int]:
+    """The season's members entered into evening ``evening_no``, in registration order."""
+    skipping = select(LeagueSkip.member_id).where(LeagueSkip.league_id == league_id,
+                                                  LeagueSkip.evening_no == evening_no)
+    return list(s.scalars(
+        select(LeagueMember.member_id).where(
+            LeagueMember.league_id == league_id, LeagueMember.from_evening <= evening_no,
+            (LeagueMember.until_evening.is_(None)) | (LeagueMember.until_evening > evening_no),
+            LeagueMember.member_id.not_in(skipping))
+        .order_by(LeagueMember.joined_at, LeagueMember.member_id)))
+
+
+def evening_name(league: League, evening_no: int) -> str:
+    return f"{league.name[:64]}, veče {evening_no}"
+
+
+def _create(club: Club, s: Session, lg: League, evening_no: int) -> int:
+    starts_at = league_starts(lg)[evening_no - 1]
+    now = club.clock.now()
+    t = Tournament(
+        name=evening_name(lg, evening_no), game=lg.game, settings=dict(lg.settings), format=lg.format,
+        rounds=lg.rounds, hands=lg.hands, start_at=starts_at, timer_seconds=lg.timer_seconds,
+        round_minutes=lg.round_minutes, pause_minutes=lg.pause_minutes, robot_field=False, bots_allowed=False,
+        place_points=None, seeding="random", secret=new_secret(), status="registration", current_round=0,
+        next_round_at=starts_at, organizer_id=lg.organizer_id, created_at=now)
+    s.add(t)
+    s.flush()
+    s.add(LeagueEvening(league_id=lg.id, evening_no=evening_no, tournament_id=t.id, starts_at=starts_at,
+                        created_at=now))
+    s.flush()  # the unique key: another instance that created this evening wins here
+    for i, member_id in enumerate(entrants(s, lg.id, evening_no)):
+        s.add(TournamentPlayer(tournament_id=t.id, member_id=member_id, joined_round=1,
+                               joined_at=now + timedelta(microseconds=i)))
+    return t.id
+
+
+def _step(club: Club, s: Session, league_id: int) -> int | None:
+    lg = s.scalar(for_update(select(League).where(League.id == league_id), club.db))
+    if lg is None or lg.status != "active":
+        return None
+    created = s.scalar(select(func.count()).select_from(LeagueEvening).where(LeagueEvening.league_id == lg.id)) or 0
+    now = club.clock.now()
+    if created >= lg.evenings:
+        statuses = list(s.scalars(select(Tournament.status).join(
+            LeagueEvening, LeagueEvening.tournament_id == Tournament.id).where(LeagueEvening.league_id == lg.id)))
+        if all(st in OVER for st in statuses):
+            lg.status = "finished"
+            lg.finished_at = now
+        return None
+    evening_no = created + 1
+    if now < league_starts(lg)[evening_no - 1] - timedelta(hours=lg.open_hours):
+        return None
+    return _create(club, s, lg, evening_no)
+
+
+def step(club: Club, league_id: int) -> int | None:
+    """Do what is due now for one league: create its next evening (its tournament's id) or
+    close a season whose evenings are all over; None when nothing was created."""
+    try:
+        with club.db.write() as s:
+            tournament_id = _step(club, s, league_id)
+    except IntegrityError:
+        log.info("an evening of league %s was created elsewhere", league_id)
+        return None
+    if tournament_id is not None:
+        log.info("league %s: evening tournament %s created", league_id, tournament_id)
+        rounds.advance(club, tournament_id)  # an evening created after its start starts at once
+        club.hub.publish(rounds.channel(tournament_id), {"kind": "tournament", "tournament": tournament_id})
+    return tournament_id
+
+
+def active_leagues(club: Club) -> list[int]:
+    with club.db.read() as s:
+        return list(s.scalars(select(League.id).where(League.status == "active").order_by(League.id)))
+
+
+def run_due(club: Club) -> None:
+    for league_id in active_leagues(club):
+        for _ in range(100):  # an instance down for weeks catches up, an evening at a time
+            if step(club, league_id) is None:
+                break
+
+
+async def watch_leagues(club: Club) -> None:
+    """Create the evenings on time and close the seasons, on the Club's clock."""
+    loop = asyncio.get_running_loop()
+    moved = asyncio.Event()
+    club.clock.on_change(waker(loop, moved))
+    while True:
+        moved.clear()
+        try:
+            await run_in_threadpool(run_due, club)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log_failure(log, "league watcher failed", e)
+        await wait_woken(moved, club.settings.deadline_poll_seconds)

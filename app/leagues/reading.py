@@ -1,0 +1,105 @@
+"""Leagues as the API reads them: the listing, a league with its calendar and its season
+table (recomputed from the evenings' final standings, app/leagues/season.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import League, LeagueEvening, LeagueMember, LeagueSkip, Member, Tournament
+from app.errors import NotFound
+from app.members.service import CurrentMember
+from app.zones import zone
+
+from app.leagues import calendar, season
+from app.leagues.service import next_open
+
+if TYPE_CHECKING:
+    from app.club import Club
+
+
+def summary(lg: League) -> dict[str, Any]:
+    return {
+        "id": lg.id, "name": lg.name, "game": lg.game, "settings": lg.settings, "format": lg.format,
+        "rounds": lg.rounds, "hands": lg.hands, "timer": lg.timer_seconds, "round_minutes": lg.round_minutes,
+        "pause_minutes": lg.pause_minutes, "weekday": lg.weekday, "start_time": lg.start_time, "zone": lg.zone,
+        "first_date": lg.first_date.isoformat(), "evenings": lg.evenings, "skipped_dates": list(lg.skipped_dates or []),
+        "open_hours": lg.open_hours, "scoring": lg.scoring, "scale": lg.scale, "best_of": lg.best_of,
+        "final_top": lg.final_top, "status": lg.status,
+        "finished_at": lg.finished_at.isoformat() if lg.finished_at else None,
+    }
+
+
+def listing(club: Club, member: CurrentMember | None) -> dict[str, list[dict[str, Any]]]:
+    with club.db.read() as s:
+        rows = list(s.scalars(select(League).order_by(League.first_date.desc(), League.id.desc()).limit(200)))
+        mine = set()
+        if member is not None:
+            mine = set(s.scalars(select(LeagueMember.league_id).where(
+                LeagueMember.member_id == member.id, LeagueMember.until_evening.is_(None))))
+    out: dict[str, list[dict[str, Any]]] = {"active": [], "finished": []}
+    for lg in rows:
+        out["active" if lg.status == "active" else "finished"].append({**summary(lg), "mine": lg.id in mine})
+    return out
+
+
+def _table(s: Session, lg: League, by_evening: dict[int, Tournament]) -> list[season.SeasonRow]:
+    members = list(s.scalars(select(LeagueMember.member_id).where(LeagueMember.league_id == lg.id)
+                             .order_by(LeagueMember.joined_at, LeagueMember.member_id)))
+    ended = [(no, t.standings or []) for no, t in sorted(by_evening.items()) if t.status == "finished"]
+    return season.table(ended, members, lg.scoring, lg.scale, lg.best_of, lg.evenings)
+
+
+def season_table(club: Club, league_id: int) -> list[season.SeasonRow]:
+    with club.db.read() as s:
+        lg = s.get(League, league_id)
+        if lg is None:
+            raise NotFound(f"there is no league {league_id}", code="no_such_league")
+        return _table(s, lg, _evenings(s, lg.id))
+
+
+def _evenings(s: Session, league_id: int) -> dict[int, Tournament]:
+    rows = s.execute(select(LeagueEvening.evening_no, Tournament).join(
+        Tournament, Tournament.id == LeagueEvening.tournament_id).where(LeagueEvening.league_id == league_id))
+    return {no: t for no, t in rows}
+
+
+def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str, Any]:
+    with club.db.read() as s:
+        lg = s.get(League, league_id)
+        if lg is None:
+            raise NotFound(f"there is no league {league_id}", code="no_such_league")
+        by_evening = _evenings(s, lg.id)
+        table = _table(s, lg, by_evening)
+        names = dict(s.execute(select(Member.id, Member.name).where(Member.id.in_([r.player for r in table]))).all())
+        first_open, _ = next_open(s, lg)
+        me = s.get(LeagueMember, (lg.id, member.id)) if member is not None else None
+        skips = set(s.scalars(select(LeagueSkip.evening_no).where(
+            LeagueSkip.league_id == lg.id, LeagueSkip.member_id == member.id))) if member is not None else set()
+        data = summary(lg)
+    local = zone(lg.zone)
+    evenings = []
+    for no, starts_at in enumerate(calendar.league_starts(lg), start=1):
+        t = by_evening.get(no)
+        evenings.append({
+            "evening": no, "date": starts_at.astimezone(local).date().isoformat(), "starts_at": starts_at.isoformat(),
+            "tournament": t.id if t is not None else None,
+            "status": t.status if t is not None else "scheduled",
+            "skipped": no in skips,
+            "entered": bool(me is not None and me.from_evening <= no
+                            and (me.until_evening is None or no < me.until_evening) and no not in skips),
+        })
+    data["calendar"] = evenings
+    data["next_evening"] = first_open if first_open <= lg.evenings else None
+    data["registered"] = me is not None and me.until_evening is None
+    data["from_evening"] = me.from_evening if me is not None else None
+    data["table"] = [{
+        "rank": r.rank, "player": r.player, "name": names.get(r.player, "?"), "total": r.total,
+        "played": len(r.points), "counted": r.counted,
+        "evenings": [{"evening": no, "points": r.points.get(no), "place": r.places.get(no),
+                      "counted": no in r.counted} for no in range(1, lg.evenings + 1)],
+        "tiebreak": r.tiebreak, "head_to_head": r.head_to_head,
+    } for r in table]
+    return data

@@ -1,0 +1,109 @@
+"""Leagues (issue 40): the season table's arithmetic (best K of N, the ties: the next best
+evening, then head-to-head), the calendar's dates, and the API's refusals of bad input."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from app.leagues import calendar, season
+from tests.test_tournaments_api import admin_client
+from tests.test_web_api import error_code, register
+
+
+def st(*players, ranks=None):
+    """Final standings, best first: each player's rank his position unless given."""
+    ranks = ranks or list(range(1, len(players) + 1))
+    return [{"player": p, "rank": r, "score": 0.0} for p, r in zip(players, ranks)]
+
+
+def test_best_k_of_n_and_missed_evenings():
+    scale = [10, 8, 6, 5]
+    rows = season.table([(1, st(1, 2, 3)), (2, st(2, 1, 3, 4)), (3, st(3, 2, 4))], [1, 2, 3, 4, 5], "places",
+                        scale, best_of=2, total_evenings=4)
+    by = {r.player: r for r in rows}
+    assert by[2].points == {1: 8.0, 2: 10.0, 3: 8.0} and by[2].counted == [1, 2] and by[2].total == 18.0
+    assert by[1].points == {1: 10.0, 2: 8.0} and by[1].total == 18.0
+    assert by[5].points == {} and by[5].total == 0.0  # registered, nothing played (L1)
+    # 1 and 2 tie on 18: 2's next best evening (8) beats 1's (none: 0), L3
+    assert [r.player for r in rows][:2] == [2, 1] and by[2].rank == 1 and by[1].rank == 2
+    assert by[3].points == {1: 6.0, 2: 6.0, 3: 10.0} and by[3].total == 16.0
+    assert by[4].points == {2: 5.0, 3: 6.0} and by[4].rank == 4 and by[5].rank == 5
+
+
+def test_ties_go_to_head_to_head_then_share_the_rank():
+    # 1 and 2: 10 + 8 each, no evening left over; 1 was ahead of 2 twice, 2 of 1 once... no:
+    # evening 1: 1 before 2; evening 2: 2 before 1 -> 1:1 and a shared rank; with a third
+    # evening where both score 0 points (past the scale) and 1 is ahead, 1 wins.
+    two = season.table([(1, st(1, 2)), (2, st(2, 1))], [1, 2], "places", [10, 8], 2, 2)
+    assert [(r.player, r.rank) for r in two] == [(1, 1), (2, 1)]
+    three = season.table([(1, st(1, 2)), (2, st(2, 1)), (3, st(9, 8, 7, 1, 2))], [1, 2], "places", [10, 8], 2, 3)
+    ranks = {r.player: r.rank for r in three}
+    assert ranks[1] < ranks[2] and next(r for r in three if r.player == 1).head_to_head == 2
+
+
+def test_unranked_and_tied_places_and_percentages():
+    rows = [{"player": 1, "rank": 1, "score": 61.5}, {"player": 2, "rank": 1, "score": 61.5},
+            {"player": 3, "rank": 3, "score": 40.0}, {"player": 4, "rank": None, "score": 70.0}]
+    assert season.places_of(rows) == {1: 1, 2: 1, 3: 3, 4: 4}  # withdrawn: his position (L2)
+    assert season.evening_points(rows, "places", [5, 3, 2, 1]) == {1: 5.0, 2: 5.0, 3: 2.0, 4: 1.0}
+    assert season.evening_points(rows, "percentage", None)[3] == 40.0
+
+
+def test_calendar_weekly_with_skipped_dates_in_the_league_s_zone():
+    # Thursdays at 20:00 in Belgrade from Monday 2026-03-23: the 26th, (2 April skipped), 9th, 16th;
+    # the clocks change on 29 March: 19:00 UTC before, 18:00 after
+    got = calendar.starts(3, date(2026, 3, 23), 3, {date(2026, 4, 2)}, "20:00", "Europe/Belgrade")
+    assert [x.isoformat() for x in got] == ["2026-03-26T19:00:00+00:00", "2026-04-09T18:00:00+00:00",
+                                            "2026-04-16T18:00:00+00:00"]
+
+
+def body(clock, **more) -> dict:
+    first = (clock.now() + timedelta(days=2)).date()
+    return {"name": "Zimska liga", "game": "preferans", "format": "svajcarski", "rounds": 1, "hands": 3,
+            "weekday": first.weekday(), "start_time": "20:00", "zone": "Europe/Belgrade",
+            "first_date": first.isoformat(), "evenings": 4, "best_of": 3, "scale": [10, 8, 6, 5], **more}
+
+
+@pytest.mark.parametrize("change, code", [
+    ({"weekday": 7}, "invalid_weekday"), ({"evenings": 0}, "invalid_evenings"), ({"best_of": 5}, "invalid_best_of"),
+    ({"start_time": "25:00"}, "invalid_time"), ({"start_time": "8pm"}, "invalid_time"),
+    ({"zone": "Mars/Olympus"}, "invalid_zone"), ({"scale": [5, 8]}, "invalid_scale"), ({"scale": []}, "invalid_scale"),
+    ({"scale": None}, "invalid_scale"), ({"scoring": "percentage"}, "invalid_scoring"),
+    ({"game": "sah"}, "unknown_game"), ({"rounds": 0}, "invalid_rounds"), ({"name": "x"}, "invalid_name"),
+    ({"first_date": "2020-01-02"}, "invalid_start"), ({"open_hours": 0}, "invalid_open_hours"),
+    ({"final_top": 1}, "invalid_final"), ({"hands": 4}, "invalid_settings"),
+])
+def test_bad_input_is_a_clear_422(client, app, clock, change, code):
+    admin = admin_client(app)
+    r = admin.post("/api/leagues", json=body(clock, **change))
+    assert r.status_code == 422 and error_code(r) == code, r.text
+    assert r.json()["error"]["message"]
+
+
+def test_who_may_do_what(client, app, clock):
+    admin = admin_client(app)
+    ana = register(app, "ana")
+    r = ana.post("/api/leagues", json=body(clock))
+    assert r.status_code == 403 and error_code(r) == "not_an_admin"
+    lg = admin.post("/api/leagues", json=body(clock)).json()
+    lid = lg["id"]
+    assert [e["status"] for e in lg["calendar"]] == ["scheduled"] * 4 and lg["next_evening"] == 1
+    assert error_code(ana.post(f"/api/leagues/{lid}/unregister")) == "not_registered"
+    assert error_code(ana.post(f"/api/leagues/{lid}/evenings/2/skip")) == "not_registered"
+    assert ana.post(f"/api/leagues/{lid}/register").json() == {"registered": True, "from_evening": 1}
+    assert error_code(ana.post(f"/api/leagues/{lid}/register")) == "already_registered"
+    assert ana.post(f"/api/leagues/{lid}/evenings/2/skip").json() == {"evening": 2, "skipped": True}
+    assert error_code(ana.post(f"/api/leagues/{lid}/evenings/2/skip")) == "already_skipped"
+    assert error_code(ana.delete(f"/api/leagues/{lid}/evenings/3/skip")) == "not_skipped"
+    assert ana.get(f"/api/leagues/{lid}/evenings/9/skip").status_code == 405
+    r = ana.post(f"/api/leagues/{lid}/evenings/9/skip")
+    assert r.status_code == 404 and error_code(r) == "no_such_evening"
+    mine = ana.get(f"/api/leagues/{lid}").json()
+    assert [e["entered"] for e in mine["calendar"]] == [True, False, True, True]
+    assert [row["name"] for row in mine["table"]] == ["ana"] and mine["registered"]
+    assert ana.get("/api/leagues").json()["active"][0]["mine"] is True
+    assert error_code(ana.get("/api/leagues/999")) == "no_such_league"
+    assert ana.post(f"/api/leagues/{lid}/unregister").json()["registered"] is False
+    assert ana.get(f"/api/leagues/{lid}").json()["table"] == []  # left before his first evening: gone
