@@ -7,7 +7,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from app.leagues import calendar, season
+from app.leagues import calendar, evenings, season
+from app.tournaments import rounds
 from tests.test_tournaments_api import admin_client
 from tests.test_web_api import error_code, register
 
@@ -33,9 +34,8 @@ def test_best_k_of_n_and_missed_evenings():
 
 
 def test_ties_go_to_head_to_head_then_share_the_rank():
-    # 1 and 2: 10 + 8 each, no evening left over; 1 was ahead of 2 twice, 2 of 1 once... no:
-    # evening 1: 1 before 2; evening 2: 2 before 1 -> 1:1 and a shared rank; with a third
-    # evening where both score 0 points (past the scale) and 1 is ahead, 1 wins.
+    # 1 and 2: 10 + 8 each, nothing left over, one evening ahead each: a shared rank; with a
+    # third evening where both are past the scale (0 points) and 1 is ahead of 2, 1 is first
     two = season.table([(1, st(1, 2)), (2, st(2, 1))], [1, 2], "places", [10, 8], 2, 2)
     assert [(r.player, r.rank) for r in two] == [(1, 1), (2, 1)]
     three = season.table([(1, st(1, 2)), (2, st(2, 1)), (3, st(9, 8, 7, 1, 2))], [1, 2], "places", [10, 8], 2, 3)
@@ -107,3 +107,37 @@ def test_who_may_do_what(client, app, clock):
     assert error_code(ana.get("/api/leagues/999")) == "no_such_league"
     assert ana.post(f"/api/leagues/{lid}/unregister").json()["registered"] is False
     assert ana.get(f"/api/leagues/{lid}").json()["table"] == []  # left before his first evening: gone
+
+
+def test_an_evening_open_for_registration_follows_the_season_s_registrations(client, app, clock):
+    """Once an evening's tournament exists (registration open), registering for the season
+    enters him into it, a skip takes him out, taking the skip back puts him in again, and
+    leaving the season takes him out."""
+    admin = admin_client(app)
+    lg = admin.post("/api/leagues", json=body(clock)).json()
+    lid = lg["id"]
+    first = clock.now().fromisoformat(lg["calendar"][0]["starts_at"])
+    clock.advance((first - timedelta(hours=24) - clock.now()).total_seconds())
+    ana = register(app, "ana")  # the app's watcher, or the next request's step, creates evening 1
+    tid = evenings.step(app.state.club, lid) or ana.get(f"/api/leagues/{lid}").json()["calendar"][0]["tournament"]
+    assert tid is not None
+
+    def players() -> list[str]:
+        return [p["name"] for p in admin.get(f"/api/tournaments/{tid}").json()["players"]]
+
+    assert players() == []
+    assert ana.post(f"/api/leagues/{lid}/register").json()["from_evening"] == 1
+    assert players() == ["ana"]
+    ana.post(f"/api/leagues/{lid}/evenings/1/skip")
+    assert players() == []
+    ana.delete(f"/api/leagues/{lid}/evenings/1/skip")
+    assert players() == ["ana"]
+    ana.post(f"/api/leagues/{lid}/unregister")
+    assert players() == []
+    clock.advance(hours=24)  # evening 1 starts: too few players, it is cancelled
+    rounds.advance(app.state.club, tid)
+    assert admin.get(f"/api/tournaments/{tid}").json()["status"] == "cancelled"
+    r = ana.post(f"/api/leagues/{lid}/register")
+    assert r.json()["from_evening"] == 2  # evening 1 is over: from evening 2 on
+    r = ana.post(f"/api/leagues/{lid}/evenings/1/skip")
+    assert r.status_code == 409 and error_code(r) in ("evening_started", "not_registered")
