@@ -16,7 +16,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException
 
@@ -24,6 +24,15 @@ from app.db.outage import unavailable, unavailable_error
 from app.errors import ClubError
 
 log = logging.getLogger("klub.web")
+
+
+class PageAnswer(Exception):
+    """A page's dependency answers in its route's place (app/web/forms.py: the login page for
+    a visitor, the 403 page for a form without its token): the response as it is."""
+
+    def __init__(self, response: Response):
+        super().__init__(response.status_code)
+        self.response = response
 
 
 class ErrorResponse(JSONResponse):
@@ -68,6 +77,10 @@ def html_error(request: Request, code: str, message: str, status: int, extra: di
 
 
 def install(app: FastAPI) -> None:
+    @app.exception_handler(PageAnswer)
+    async def page_answer(_request: Request, exc: PageAnswer) -> Response:
+        return exc.response
+
     @app.exception_handler(ClubError)
     async def club_error(request: Request, exc: ClubError):
         retry_after = exc.extra.get("retry_after")

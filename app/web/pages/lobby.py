@@ -21,7 +21,8 @@ from app.parties.lookup import get_partie, open_table
 from app.tables import reads
 from app.parties.engines import game_of
 from app.web.i18n import N_
-from app.web.render import context, form_refused, read_form, render, to_login
+from app.web.forms import MemberFormDep
+from app.web.render import context, render, to_login
 
 router = APIRouter()
 
@@ -184,12 +185,8 @@ def _seat_count(game: GameDescriptor, settings: dict[str, Any]) -> int:
 
 
 @router.post("/lobby/propose", response_class=HTMLResponse)
-async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDep):
-    if member is None:
-        return to_login(request)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
+async def propose_post(request: Request, club: ClubDep, posted: MemberFormDep):
+    member, form = posted.member, posted.fields
     try:
         game = game_of(form.get("game"))
         exhibition = form.get("exhibition") == "on"
@@ -212,15 +209,11 @@ async def propose_post(request: Request, club: ClubDep, member: OptionalMemberDe
 
 
 @router.post("/lobby/{partie_id}/seats/{seat}/{kind}", response_class=HTMLResponse)
-async def seat_post(partie_id: int, seat: int, kind: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+async def seat_post(partie_id: int, seat: int, kind: str, request: Request, club: ClubDep, posted: MemberFormDep):
     """The proposer fills a seat again (after a decline): a computer player, or an open seat."""
-    if member is None:
-        return to_login(request)
+    member, form = posted.member, posted.fields
     if kind not in ("bot", "open"):
         return Response(status_code=404)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
     spec = proposals.SeatSpec("bot", bot=_bot(form.get("bot"))) if kind == "bot" else proposals.SeatSpec("open")
     try:
         summary = await run_in_threadpool(proposals.set_seat, club, member, partie_id, seat, spec)
@@ -233,11 +226,8 @@ async def seat_post(partie_id: int, seat: int, kind: str, request: Request, club
 
 
 @router.post("/lobby/{partie_id}/{verb}", response_class=HTMLResponse)
-async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep, member: OptionalMemberDep):
-    if member is None:
-        return to_login(request)
-    if refused := form_refused(request, member, await read_form(request)):
-        return refused
+async def answer_post(partie_id: int, verb: str, request: Request, club: ClubDep, posted: MemberFormDep):
+    member = posted.member
     try:
         if verb in ("accept", "decline"):
             summary = await run_in_threadpool(proposals.answer, club, member, partie_id, verb == "accept")

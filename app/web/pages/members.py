@@ -19,6 +19,7 @@ from app.members.cookies import clear_session_cookie, session_token, set_session
 from app.parties import slow_vacation
 from app.tournaments import service as tournaments
 from app.web.i18n import COOKIE, LANGUAGES, gettext_for, lang_of
+from app.web.forms import MemberForm, MemberFormDep
 from app.web.render import client_address, context, error_page, form_refused, read_form, render, safe_next, to_login
 from app.web.strings import NAME_RULE, password_rule
 
@@ -143,12 +144,8 @@ def account_page(request: Request, member: OptionalMemberDep):
 
 
 @router.post("/account/password", response_class=HTMLResponse)
-async def account_password(request: Request, club: ClubDep, member: OptionalMemberDep):
-    if member is None:
-        return to_login(request)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
+async def account_password(request: Request, club: ClubDep, posted: MemberFormDep):
+    member, form = posted.member, posted.fields
     new = form.get("new_password", "")
     try:
         if new != form.get("new_password2", new):
@@ -165,14 +162,10 @@ async def account_password(request: Request, club: ClubDep, member: OptionalMemb
 
 
 @router.post("/account/holiday", response_class=HTMLResponse)
-async def account_holiday(request: Request, club: ClubDep, member: OptionalMemberDep):
+async def account_holiday(request: Request, club: ClubDep, posted: MemberFormDep):
     """On holiday until a time (the form's date and time, in the zone it names: app/zones.py),
     or back now (``end``)."""
-    if member is None:
-        return to_login(request)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
+    member, form = posted.member, posted.fields
     try:
         if form.get("end"):
             until = None
@@ -189,12 +182,8 @@ async def account_holiday(request: Request, club: ClubDep, member: OptionalMembe
 
 
 @router.post("/account/reset-link", response_class=HTMLResponse)
-async def account_reset_link(request: Request, club: ClubDep, member: OptionalMemberDep):
-    if member is None:
-        return to_login(request)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
+async def account_reset_link(request: Request, club: ClubDep, posted: MemberFormDep):
+    member, form = posted.member, posted.fields
     name = form.get("name", "").strip()[:64]
     try:
         link = await run_in_threadpool(resets.create_link, club.db, member, name)
@@ -206,13 +195,9 @@ async def account_reset_link(request: Request, club: ClubDep, member: OptionalMe
 
 
 @router.post("/account/organizer", response_class=HTMLResponse)
-async def account_organizer(request: Request, club: ClubDep, member: OptionalMemberDep):
+async def account_organizer(request: Request, club: ClubDep, posted: MemberFormDep):
     """An admin names a member an organizer of tournaments, or takes it back."""
-    if member is None:
-        return to_login(request)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
+    member, form = posted.member, posted.fields
     name = form.get("name", "").strip()[:64]
     try:
         done = await run_in_threadpool(tournaments.set_organizer, club, member, name, form.get("organizer") == "on")
@@ -225,29 +210,29 @@ async def account_organizer(request: Request, club: ClubDep, member: OptionalMem
 # -- my bots (app/bots/): create one, make and revoke its tokens -------------------------
 
 
-async def _bot_form(request: Request, club, member, action) -> Response:
-    if member is None:
-        return to_login(request)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
+async def _bot_form(request: Request, posted: MemberForm, action) -> Response:
+    member = posted.member
     try:
-        done = await run_in_threadpool(action, form)
+        done = await run_in_threadpool(action, posted.fields)
     except ClubError as e:
         return _account(request, member, _refused_status(e), bot_error=e.code, bot_error_message=e.message)
     return _account(request, member, **done)
 
 
 @router.post("/account/bots", response_class=HTMLResponse)
-async def account_bot_create(request: Request, club: ClubDep, member: OptionalMemberDep):
+async def account_bot_create(request: Request, club: ClubDep, posted: MemberFormDep):
+    member = posted.member
+
     def create(form) -> dict:
         return {"bot_created": bots.create_bot(club.db, member, form.get("name", "").strip()[:64])}
 
-    return await _bot_form(request, club, member, create)
+    return await _bot_form(request, posted, create)
 
 
 @router.post("/account/bots/token", response_class=HTMLResponse)
-async def account_bot_token(request: Request, club: ClubDep, member: OptionalMemberDep):
+async def account_bot_token(request: Request, club: ClubDep, posted: MemberFormDep):
+    member = posted.member
+
     def make(form) -> dict:
         scopes = [scope for scope in bots.SCOPES if form.get(scope) == "on"]
         days = form.get("days", "").strip()
@@ -255,11 +240,13 @@ async def account_bot_token(request: Request, club: ClubDep, member: OptionalMem
                                   int(days) if days.isdigit() and len(days) < 6 else days, form.get("label", "")[:200])
         return {"new_token": token}
 
-    return await _bot_form(request, club, member, make)
+    return await _bot_form(request, posted, make)
 
 
 @router.post("/account/bots/revoke", response_class=HTMLResponse)
-async def account_bot_revoke(request: Request, club: ClubDep, member: OptionalMemberDep):
+async def account_bot_revoke(request: Request, club: ClubDep, posted: MemberFormDep):
+    member = posted.member
+
     def revoke(form) -> dict:
         token_id = form.get("token", "")
         if not token_id.isdigit() or len(token_id) > 18:
@@ -268,7 +255,7 @@ async def account_bot_revoke(request: Request, club: ClubDep, member: OptionalMe
         club.hub.publish(f"bot:{bot_id}", {"kind": "token_revoked", "token": int(token_id)})  # app/bots/streams.py
         return {"token_revoked": True}
 
-    return await _bot_form(request, club, member, revoke)
+    return await _bot_form(request, posted, revoke)
 
 
 @router.get("/reset/{token}", response_class=HTMLResponse)

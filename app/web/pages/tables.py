@@ -12,7 +12,8 @@ from app.errors import ClubError
 from app.parties import leaving
 from app.tables import presence
 from app.tournaments import reading as tournaments
-from app.web.render import error_page, form_refused, partie_page, read_form, to_login
+from app.web.forms import MemberFormDep
+from app.web.render import error_page, partie_page, to_login
 
 router = APIRouter()
 
@@ -28,15 +29,12 @@ def table_page(partie_id: int, request: Request, club: ClubDep, member: Optional
 
 
 @router.post("/table/{partie_id}/{verb}", response_class=HTMLResponse)
-async def leave_or_end(partie_id: int, verb: str, request: Request, club: ClubDep, member: OptionalMemberDep):
+async def leave_or_end(partie_id: int, verb: str, request: Request, club: ClubDep, posted: MemberFormDep):
     """``leave``: a computer player takes my seat; ``end``: end a partie I play with computers
     only; ``reclaim``: take back my seat of a slow partie the others voted to a computer player."""
-    if member is None:
-        return to_login(request)
+    member = posted.member
     if verb not in ("leave", "end", "reclaim"):
         return Response(status_code=404)
-    if refused := form_refused(request, member, await read_form(request)):
-        return refused
     action = {"leave": leaving.leave, "end": leaving.end, "reclaim": presence.reclaim}[verb]
     try:
         await run_in_threadpool(action, club, member, partie_id)

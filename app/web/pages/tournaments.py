@@ -24,7 +24,8 @@ from app.tournaments import reading, service
 from app.tournaments.traveller import traveller
 from app.web.pages.lobby import default_form, setting_name
 from app.web.i18n import lang_of
-from app.web.render import context, error_page, form_refused, read_form, render, to_login
+from app.web.forms import MemberFormDep
+from app.web.render import context, error_page, render, to_login
 
 router = APIRouter()
 
@@ -102,12 +103,8 @@ def spec_from_form(club, form: dict[str, str]) -> service.TournamentSpec:
 
 
 @router.post("/tournaments", response_class=HTMLResponse)
-async def create_post(request: Request, club: ClubDep, member: OptionalMemberDep):
-    if member is None:
-        return to_login(request)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
+async def create_post(request: Request, club: ClubDep, posted: MemberFormDep):
+    member, form = posted.member, posted.fields
     try:
         spec = spec_from_form(club, form)
         tournament_id = await run_in_threadpool(service.create, club, member, spec)
@@ -169,14 +166,10 @@ def tournament_live(tournament_id: int, request: Request, club: ClubDep, member:
 
 
 @router.post("/tournaments/{tournament_id}/{action}", response_class=HTMLResponse)
-async def action_post(tournament_id: int, action: str, request: Request, club: ClubDep, member: OptionalMemberDep):
-    if member is None:
-        return to_login(request)
+async def action_post(tournament_id: int, action: str, request: Request, club: ClubDep, posted: MemberFormDep):
+    member, form = posted.member, posted.fields
     if action not in ACTIONS:
         return error_page(request, member, "not_found", "there is no such page", 404)
-    form = await read_form(request)
-    if refused := form_refused(request, member, form):
-        return refused
     calls = {
         "register": lambda: service.register(club, member, tournament_id),
         "leave": lambda: service.leave(club, member, tournament_id),
