@@ -16,8 +16,8 @@ from app.ai.lora.sampler import sample_hands
 from app.ai.lora.trick_solver import TrickSolver, herc_context
 from app.games.cards import CARD_BY_NAME, SUIT_MASKS, mask_of, names_of
 from app.games.lora import LoraPartie
-from app.games.lora.contracts import Contract
-from app.games.lora.deal import LayoutDeal, TrickDeal
+from app.games.tricks.contracts import Contract
+from app.games.tricks.deal import LayoutDeal, TrickDeal
 from tests.lora_helpers import partie_at
 
 

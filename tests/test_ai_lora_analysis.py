@@ -15,7 +15,7 @@ from app.ai.lora.oracle import LoraOracle
 from app.analysis.deal import MISTAKES, analyse_deal
 from app.games.cards import CARD_BY_NAME
 from app.games.lora import LoraPartie
-from app.games.lora.deal import LayoutDeal
+from app.games.tricks.deal import LayoutDeal
 from app.games.records import deal_pile, replay
 from app.games.registry import engine_class
 from tests.lora_helpers import cards, partie_at

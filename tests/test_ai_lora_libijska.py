@@ -23,8 +23,8 @@ from app.ai.lora.sampler import sample_world
 from app.games.cards import CARD_BY_NAME, CARD_NAMES, FULL_MASK, mask_of, names_of
 from app.games.lora import LoraPartie
 from app.games.lora.bets import Bet
-from app.games.lora.contracts import Contract
-from app.games.lora.deal import TrickDeal
+from app.games.tricks.contracts import Contract
+from app.games.tricks.deal import TrickDeal
 from app.games.lora.libijska import LibyanLayoutDeal, libijska_rules
 
 LIBYAN = [

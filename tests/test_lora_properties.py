@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from app.games.cards import CARD_NAMES, names_of
 from app.games.lora import Contract, LoraPartie
-from app.games.lora.deal import TrickDeal
+from app.games.tricks.deal import TrickDeal
 from app.games.records import replay
 
 CARD_TOKEN = re.compile(r'"([789TJQKA][SDHC])"')

@@ -3,7 +3,7 @@
 import pytest
 
 from app.games.base import IllegalAction, NotYourTurn
-from app.games.lora.contracts import Contract, contract_of
+from app.games.tricks.contracts import Contract, contract_of
 from tests.lora_helpers import cards, partie_at, play, suit
 
 # Seat 0 wins every spade trick, seat 1 every diamond trick; seats 2 and 3 never follow.

@@ -244,7 +244,7 @@ def test_random_lorum_conserves_chips_and_cards_and_hides_hands(seed, play_seed)
 
 
 def _played_mask(deal):
-    from app.games.lora.deal import LayoutDeal, TrickDeal
+    from app.games.tricks.deal import LayoutDeal, TrickDeal
     from app.games.lorum.deals import FastTrainDeal, KvartDeal
 
     if isinstance(deal, TrickDeal):

@@ -12,7 +12,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from app.cli import main as cli_main
 from app.games.base import IllegalAction, NotYourTurn, RecordError, SettingsError
 from app.games.cards import CARD_NAMES, names_of
-from app.games.lora.deal import TrickDeal
+from app.games.tricks.deal import TrickDeal
 from app.games.lorum import LorumPartie
 from app.games.lorum.contracts import LorumContract, contract_named, order_of
 from app.games.lorum.deals import DominoDeal, FastTrainDeal, KvartDeal, MakkDeal, StoJedanDeal

@@ -17,7 +17,7 @@ from typing import Any
 
 from app.games.cards import CARD_BY_NAME
 from app.games.lora import LoraPartie
-from app.games.lora.contracts import Contract
+from app.games.tricks.contracts import Contract
 
 from app.ai.lora.betting import is_kitty_word
 from app.ai.lora.bots import decision_rng

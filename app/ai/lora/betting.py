@@ -30,7 +30,7 @@ from typing import Any
 
 from app.games.cards import ACE, JACK, KING, QUEEN, CARD_NAMES, cards_of
 from app.games.lora.bets import DA, KLADIM, KONTRA, MOZE, NE, NE_KLADIM, REKONTRA, Bet
-from app.games.lora.deal import DALJE, Deal
+from app.games.tricks.deal import DALJE, Deal
 from app.games.lora.house import HouseTable
 from app.games.lora.libijska import KITTY, LibyanLayoutDeal, LibyanRule, LibyanTrickDeal
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.cards import CARD_BY_NAME, CARD_NAMES, mask_of
-from app.games.lora.contracts import Contract
+from app.games.tricks.contracts import Contract
 from app.games.lora.klub_options import club_points
 
 from app.ai.common.rule_bot import CardRuleBot

@@ -13,8 +13,8 @@ import random
 from typing import Any
 
 from app.games.cards import ACE, KING, SEVEN, EIGHT, NINE, QUEEN, HEARTS, JACK, CLUBS, SUIT_MASKS, card, cards_of
-from app.games.lora.contracts import N_SEATS, Contract
-from app.games.lora.deal import Deal, LayoutDeal
+from app.games.tricks.contracts import N_SEATS, Contract
+from app.games.tricks.deal import Deal, LayoutDeal
 from app.games.lora.house import HouseTable
 from app.games.lora.house_deals import BlindDeal, PrognozaDeal, TrickDeal
 

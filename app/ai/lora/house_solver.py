@@ -14,7 +14,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from app.games.cards import cards_of
-from app.games.lora.contracts import N_SEATS
+from app.games.tricks.contracts import N_SEATS
 
 from app.ai.common.tricks import winner_index
 from app.ai.lora.knowledge import LoraKnowledge

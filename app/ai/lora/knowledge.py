@@ -15,8 +15,8 @@ from typing import Any
 
 from app.games.cards import CARD_BY_NAME, FULL_MASK, SUIT_MASKS, mask_of
 from app.games.lora.bets import DA, NE_KLADIM, Bet
-from app.games.lora.contracts import N_SEATS, Contract
-from app.games.lora.deal import DALJE
+from app.games.tricks.contracts import N_SEATS, Contract
+from app.games.tricks.deal import DALJE
 from app.games.lora.house import HouseTable
 from app.games.lora.house_deals import ContractRule
 from app.games.lora.libijska import KITTY, LibyanRule

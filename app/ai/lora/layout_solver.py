@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.games.lora.bets import Bet
-from app.games.lora.contracts import N_SEATS
+from app.games.tricks.contracts import N_SEATS
 from app.games.cards import cards_of as _bits
 
 from app.ai.common.search import NodeBudget, maxn_prefers

@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from app.games.lora.bets import Bet
-from app.games.lora.contracts import Contract
+from app.games.tricks.contracts import Contract
 from app.games.lora.libijska import LibyanRule, tricks as trick_counts_of
 
 from app.ai.common.tricks import winner_index

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from app.games.lora.contracts import N_SEATS, Contract
-from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK
+from app.games.tricks.contracts import N_SEATS, Contract
+from app.games.tricks.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK
 
 from app.ai.common.tricks import winner_index
 from app.ai.lora.rules import trick_card

@@ -7,8 +7,8 @@ look only at one seat's hand, the trick on the table and the cards already playe
 from __future__ import annotations
 
 from app.games.cards import SUIT_MASKS, cards_of as _cards
-from app.games.lora.contracts import N_SEATS, Contract
-from app.games.lora.deal import PENALTY_MASKS
+from app.games.tricks.contracts import N_SEATS, Contract
+from app.games.tricks.deal import PENALTY_MASKS
 
 PENALTY_CARDS = PENALTY_MASKS
 

@@ -15,8 +15,8 @@ hearts so far (the ``HercContext``).
 from __future__ import annotations
 
 from app.games.cards import SUIT_MASKS, cards_of as _bits
-from app.games.lora.contracts import N_SEATS, Contract
-from app.games.lora.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, PENALTY_MASKS, QUEENS_MASK
+from app.games.tricks.contracts import N_SEATS, Contract
+from app.games.tricks.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, PENALTY_MASKS, QUEENS_MASK
 
 from app.ai.common.search import INF, BoundedSearch, representatives
 from app.ai.common.tricks import legal_cards, winner_index

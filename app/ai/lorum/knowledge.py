@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.cards import CARD_BY_NAME, RANK_LETTERS, mask_of
-from app.games.lora.contracts import Contract
-from app.games.lora.deal import DALJE
+from app.games.tricks.contracts import Contract
+from app.games.tricks.deal import DALJE
 from app.games.lora.house_deals import ContractRule
 from app.games.lorum.contracts import LorumContract, contract_named
 from app.games.lorum.deals import PENALTY_MASKS, RANK_MASKS, LorumTrickDeal, MakkDeal

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from app.games.lora.contracts import N_SEATS
+from app.games.tricks.contracts import N_SEATS
 from app.games.lorum.contracts import LorumContract
 
 from app.ai.common.tricks import winner_index

@@ -15,7 +15,7 @@ thumb of ``pocetnik`` (``app.ai.lorum.rules``), for positions too big to search.
 from __future__ import annotations
 
 from app.games.cards import cards_of
-from app.games.lora.contracts import N_SEATS
+from app.games.tricks.contracts import N_SEATS
 from app.games.lorum.deals import (
     RANK_MASKS,
     STO_JEDAN_PAYMENT,

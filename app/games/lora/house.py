@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.cards import mask_of
-from app.games.lora.deal import Deal
+from app.games.tricks.deal import Deal
 from app.games.lora.house_deals import BlindDeal, ChoosingDeal, ContractRule, PrognozaDeal, ScoredLayoutDeal, ScoredTrickDeal
 from app.games.lora.hrvatska import RULES as HRVATSKA_RULES
 from app.games.lora.klub_options import klub_rules

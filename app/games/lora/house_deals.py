@@ -2,7 +2,7 @@
 and layout deals that score by it, the prediction round of ``prognoza``, the blind
 ``slepi`` and the contract choice of ``izbor`` (rulings V2-V9).
 
-The Club's own deals (``app.games.lora.deal``) stay as they are; these subclass them
+The Club's own deals (``app.games.tricks.deal``) stay as they are; these subclass them
 and change only what a house rule changes: how a deal ends, what it scores, and the
 words said before its first card.
 """
@@ -15,8 +15,8 @@ from typing import Any
 
 from app.games.base import IllegalAction
 from app.games.cards import CARD_NAMES
-from app.games.lora.contracts import Contract
-from app.games.lora.deal import Deal, LayoutDeal, TrickDeal
+from app.games.tricks.contracts import Contract
+from app.games.tricks.deal import Deal, LayoutDeal, TrickDeal
 
 UGOVOR = "ugovor"
 PROGNOZA = "prognoza"

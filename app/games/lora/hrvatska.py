@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.lora.contracts import Contract
-from app.games.lora.deal import HEARTS_MASK, KING_OF_HEARTS, QUEENS_MASK
+from app.games.tricks.contracts import Contract
+from app.games.tricks.deal import HEARTS_MASK, KING_OF_HEARTS, QUEENS_MASK
 from app.games.lora.house_deals import ContractRule, all_or_each, taken_counts, taker_of
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.lora.contracts import Contract
-from app.games.lora.deal import EARLY_END_MASKS, KING_OF_HEARTS, PENALTY_MASKS, JACK_OF_CLUBS, TrickDeal
+from app.games.tricks.contracts import Contract
+from app.games.tricks.deal import EARLY_END_MASKS, KING_OF_HEARTS, PENALTY_MASKS, JACK_OF_CLUBS, TrickDeal
 from app.games.lora.house_deals import ContractRule, taker_of
 from app.games.lora.variants import KLUB_CODES
 

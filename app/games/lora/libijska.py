@@ -15,8 +15,8 @@ from typing import Any
 from app.games.base import IllegalAction
 from app.games.cards import CARD_BY_NAME, CARD_NAMES, names_of, rank_of
 from app.games.lora.bets import BetRound
-from app.games.lora.contracts import Contract
-from app.games.lora.deal import DALJE, HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK, Deal
+from app.games.tricks.contracts import Contract
+from app.games.tricks.deal import DALJE, HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK, Deal
 from app.games.lora.house_deals import (
     ContractRule,
     ScoredLayoutDeal,

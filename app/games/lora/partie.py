@@ -17,7 +17,7 @@ from app.games.cards import (
     parse_cards,
     shuffled_deck,
 )
-from app.games.lora.contracts import (
+from app.games.tricks.contracts import (
     N_DEALS,
     N_SEATS,
     contract_of,
@@ -25,7 +25,7 @@ from app.games.lora.contracts import (
     first_player_of,
 )
 from app.games.lora.bets import MOZE, NE_KLADIM
-from app.games.lora.deal import DALJE, Deal, new_deal
+from app.games.tricks.deal import DALJE, Deal, new_deal
 from app.games.lora.deal_end import lora_reasons
 from app.games.lora.house import HouseTable
 from app.games.lora.variants import LIVE_KEYS, Schedule, normalize

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.games.cards import CARD_NAMES, names_of
 from app.games.lora.bets import BET_POINTS, BET_UNITS
-from app.games.lora.deal import Deal, LayoutDeal, TrickDeal
+from app.games.tricks.deal import Deal, LayoutDeal, TrickDeal
 from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal
 from app.games.lora.libijska import Bets, LibyanLayoutDeal, kitty_view
 

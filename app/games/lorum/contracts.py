@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any
 
-from app.games.lora.contracts import N_DEALS, N_SEATS, dealer_of, first_player_of
+from app.games.tricks.contracts import N_DEALS, N_SEATS, dealer_of, first_player_of
 
 __all__ = [
     "BASE_ORDER", "N_DEALS", "N_SEATS", "LorumContract", "contract_named", "contract_of", "dealer_of", "first_player_of", "order_of",

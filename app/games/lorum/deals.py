@@ -1,6 +1,6 @@
 """The deals of Hungarian Lórum and what each pays (rules sections 03-07, rulings V13, V14).
 
-Trick play and the layout are Lora's (``app.games.lora.deal``); Lórum changes what ends
+Trick play and the layout are Lora's (``app.games.tricks.deal``); Lórum changes what ends
 them and what they pay. Kvart, Fast train and the optional "101" are Lórum's own. Every
 deal ends with ``transfers`` (chips won (+) or paid (-) by each seat) and ``bank_delta``
 (chips put into (+) or taken from (-) the bank); they always sum to zero.
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from app.games.base import IllegalAction
 from app.games.cards import CARD_NAMES, CLUBS, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, card, rank_of, suit_of
-from app.games.lora.deal import Deal, LayoutDeal, TrickDeal
+from app.games.tricks.deal import Deal, LayoutDeal, TrickDeal
 from app.games.lorum.contracts import N_SEATS, LorumContract
 
 KING_OF_HEARTS = card(KING, HEARTS)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.games.cards import CARD_NAMES, deal_in_packets, shuffled_deck
-from app.games.lora.deal import DALJE, Deal
+from app.games.tricks.deal import DALJE, Deal
 from app.games.lora.partie import LoraPartie
 from app.games.lora.variants import LIVE_KEYS
 from app.games.lorum.contracts import N_SEATS, LorumContract, order_of

@@ -1,4 +1,5 @@
-"""The seven contracts of the Club's Lora and the order of a partie (rulings L1)."""
+"""The seven contracts of the Club's Lora and the order of a partie (rulings L1): four
+players, seven deals each dealer, 28 in all; Lórum deals in the same order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""One deal of Lora: trick play (contracts 1-6) or the layout (contract 7).
+"""One deal of Lora's contracts, which Lórum plays too: trick play (contracts 1-6) or the
+layout (contract 7; Lórum's Domino).
 
 Cards are ints and sets of cards are bit masks (see ``app.games.cards``); the partie
 turns them into record words. A deal knows whose turn it is, which cards are legal,
@@ -22,7 +23,7 @@ from app.games.cards import (
     rank_of,
     suit_of,
 )
-from app.games.lora.contracts import Contract
+from app.games.tricks.contracts import Contract
 
 QUEENS_MASK = sum(1 << card(QUEEN, s) for s in range(4))
 HEARTS_MASK = SUIT_MASKS[HEARTS]
