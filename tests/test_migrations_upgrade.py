@@ -151,6 +151,14 @@ def the_club_serves_it(app, client: TestClient, known: Known) -> None:
     assert board.status_code == 200 and board.json()["tables"], board.text
     assert admin.get("/api/tournaments").status_code == 200 and admin.get("/tournaments").status_code == 200
 
+    # the leagues: listed, each with its first evening's tournament and its member's skip
+    assert {x["id"] for x in admin.get("/api/leagues").json()["active"]} == set(known.leagues)
+    for lid, (member_id, tid) in known.leagues.items():
+        data = members[known.members[member_id]].get(f"/api/leagues/{lid}").json()
+        assert data["calendar"][0]["tournament"] == tid and data["registered"], data
+        assert [e["skipped"] for e in data["calendar"]] == [False, True, False, False]
+        assert [row["player"] for row in data["table"]] == [member_id]
+
     # every partie: a replay of its action log
     for p in known.parties.values():
         viewer = members[known.members[p.members[0]]] if p.members else admin

@@ -66,6 +66,7 @@ class Known:
     push_key: str | None = None
     endpoints: dict[str, str] = field(default_factory=dict)  # endpoint -> session token
     mutes: dict[int, list[str]] = field(default_factory=dict)  # member id -> the bots whose chat he muted
+    leagues: dict[int, tuple[int, int]] = field(default_factory=dict)  # id -> (its member, evening 1's tournament)
 
 
 class Gen:
@@ -365,6 +366,7 @@ def fill_leagues(g: Gen) -> None:
     tid = max(t for t, kind in g.known.tournaments.items() if kind == "registration")
     g.insert("league_evenings", {"league_id": lid, "evening_no": 1, "tournament_id": tid, "starts_at": FAR,
                                  "created_at": NOW})
+    g.known.leagues[lid] = (people[0], tid)
 
 
 def fill_push(g: Gen) -> None:
