@@ -158,7 +158,8 @@ def test_no_get_route_changes_state(app):
     record_id = str(imported.json()["id"])
     dule = client_for(app, "dule")
     values = {"partie_id": str(pid), "deal_index": "0", "deal": "0", "game": "lora", "code": "en", "record_id": record_id, "path": "css/klub.css",
-              "name": "ana", "token": "no-such-token", "tournament_id": "1", "round_no": "1", "board": "1"}
+              "name": "ana", "token": "no-such-token", "tournament_id": "1", "round_no": "1", "board": "1",
+              "league_id": "1"}
     gets = [path for path, methods in all_routes(app) if "GET" in methods]
     assert "/api/parties/{partie_id}/view" in gets and "/lobby" in gets and "/table/{partie_id}" in gets
     db = app.state.club.db
