@@ -12,8 +12,9 @@ database, so a lost or doubled notice never makes a wrong line.
 events after version V; then one ``event`` line per version, with the bot's new view
 and legal words. The lines are the table socket's own frames (app/tables/frames.py,
 built once per version and seat), so a bot sees exactly what a member at its seat
-would, and never another seat's card. Then ``seats`` and ``chat`` (read-only); an
-``end`` line when the partie is over, and the stream closes.
+would, and never another seat's card. Then ``seats`` and ``chat`` (a bot writes with
+``bot:chat``, app/bots/play.py); an ``end`` line when the partie is over or the bot left
+it (``status`` ``left``), and the stream closes.
 
 Both send ``{"type": "keepalive"}`` when nothing else was sent for
 ``bot_keepalive_seconds``, and end with an ``error`` line when the token is revoked or
