@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, runtime_checkable
 
+from app.ai.levels import CLUB_LEVELS, DEFAULT_LEVEL, EVERY_LEVEL
+
 
 @runtime_checkable
 class Bot(Protocol):
@@ -32,9 +34,8 @@ class RandomBot:
         return legal[0] if len(legal) == 1 else self._rng.choice(legal)
 
 
-LEVELS: tuple[str, ...] = ("pocetnik", "iskusan", "majstor")
-BOT_NAMES: tuple[str, ...] = ("random", *LEVELS)
-DEFAULT_LEVEL = "majstor"  # a seat taken over on a timeout, or an unknown name
+LEVELS: tuple[str, ...] = tuple(level.code for level in CLUB_LEVELS)
+BOT_NAMES: tuple[str, ...] = tuple(EVERY_LEVEL)
 
 
 def make_bot(name: str | None, game: str, seed: int | str | None = None) -> Bot:

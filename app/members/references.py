@@ -16,11 +16,11 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.ai import LEVELS
 from app.db import Database
 from app.db.models import Member
 
 ROLE = "computer"
-LEVELS = ("pocetnik", "iskusan", "majstor")
 NO_PASSWORD = "!computer-account"
 
 

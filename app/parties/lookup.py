@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, TypedDict
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, joinedload
 
+from app.ai.levels import EVERY_LEVEL
 from app.db.models import Partie, PartieSeat
 from app.errors import Conflict, Forbidden, NotFound
 
@@ -56,16 +57,10 @@ def computer_name(seat: int) -> str:
     return f"AI {seat + 1}"
 
 
-# The names the screens give the computer players ("Računar Mile", "Computer Mile"), a
-# fixed list per level; a seat's name is its level's name at the seat's number, so that
-# the computer players of one table are told apart (four names per level, four seats
-# at most). Records, exports and the API keep "AI n" (computer_name).
-BOT_NAMES: dict[str, tuple[str, ...]] = {
-    "random": ("Zeka", "Cile", "Buca", "Lale"),
-    "pocetnik": ("Mile", "Joca", "Raša", "Pera"),
-    "iskusan": ("Steva", "Bora", "Laza", "Sima"),
-    "majstor": ("Čeda", "Mika", "Gaga", "Đura"),
-}
+# The names the screens give the computer players ("Računar Mile", "Computer Mile"): a
+# seat's name is its level's name at the seat's number (app/ai/levels.py). Records,
+# exports and the API keep "AI n" (computer_name).
+BOT_NAMES: dict[str, tuple[str, ...]] = {code: level.names for code, level in EVERY_LEVEL.items()}
 
 
 def bot_name(seat: PartieSeat) -> str | None:

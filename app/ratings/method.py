@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from app.ai.levels import DEFAULT_LEVEL, EVERY_LEVEL
+
 # OpenSkill's defaults (Weng & Lin 2011, as TrueSkill's): the prior of a new member, the
 # performance spread beta, the additive dynamics tau and the variance floor kappa.
 MU = 25.0
@@ -43,16 +45,11 @@ class Skill:
 
 NEW_MEMBER = Skill(MU, SIGMA)
 
-# The computer players' fixed ratings per level (app.ai.BOT_NAMES); sigma 2: a well-known
-# opponent, not a newcomer. Displayed: 1580, 1740, 1860, 1980.
-BOT_SKILLS: dict[str, Skill] = {
-    "random": Skill(10.0, 2.0),
-    "pocetnik": Skill(18.0, 2.0),
-    "iskusan": Skill(24.0, 2.0),
-    "majstor": Skill(30.0, 2.0),
-}
-# A seat whose level is unknown is played at app.ai.DEFAULT_LEVEL.
-DEFAULT_BOT = "majstor"
+# The computer players' fixed ratings per level (app/ai/levels.py); sigma 2: a well-known
+# opponent, not a newcomer.
+BOT_SKILLS: dict[str, Skill] = {code: Skill(level.mu, 2.0) for code, level in EVERY_LEVEL.items()}
+# A seat whose level is unknown is played at the default level.
+DEFAULT_BOT = DEFAULT_LEVEL
 
 
 def bot_skill(level: str | None) -> Skill:

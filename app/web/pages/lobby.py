@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import zones
+from app.ai import LEVELS
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.games.base import GameError
@@ -26,8 +27,9 @@ from app.web.render import context, render, to_login
 
 router = APIRouter()
 
-# The levels of app.ai (make_bot): value -> label.
-BOT_LEVELS = (("pocetnik", N_("beginner")), ("iskusan", N_("experienced")), ("majstor", N_("master")))
+# The levels of app/ai/levels.py as the form offers them: value -> label.
+LEVEL_LABELS = {"pocetnik": N_("beginner"), "iskusan": N_("experienced"), "majstor": N_("master")}
+BOT_LEVELS = tuple((code, LEVEL_LABELS.get(code, code)) for code in LEVELS)
 DEFAULT_BOT = "iskusan"
 TIMER_CHOICES = (15, 30, 60, 120, 300)
 # A slow partie's bank as the form offers it: a multiple of the decision time ("": the
