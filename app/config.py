@@ -58,10 +58,11 @@ class Settings(BaseSettings):
     argon2_memory_kib: int | None = None
 
     # The table page: how long a finished trick holds the next moves back (it then stays on
-    # the table until the next card), and the pause before a player with no card to play
-    # says dalje by himself (milliseconds).
+    # the table until the next card), in milliseconds; and the games' own table timings by
+    # name, where they differ from their descriptors' (``GameDescriptor.timings``; the tests
+    # make them short: KLUB_UI_TIMINGS='{"dalje_delay": 30}').
     ui_trick_pause_ms: int = 1500
-    ui_dalje_ms: int = 700
+    ui_timings: dict[str, int] = {}
 
     chat_max_length: int = 500
     online_window_seconds: int = 120

@@ -103,7 +103,7 @@ def club_behind_caddy(settings, tmp_path):
     env = {**os.environ, "KLUB_DATABASE_URL": settings.database_url, "KLUB_REDIS_URL": settings.redis_url,
            "KLUB_SITE_ORIGIN": origin, "KLUB_TRUSTED_PROXIES": "127.0.0.1", "KLUB_BOT_DELAY_SECONDS": "0",
            "KLUB_DEFAULT_BOT": "random", "KLUB_ARGON2_TIME_COST": "1", "KLUB_ARGON2_MEMORY_KIB": "1024",
-           "KLUB_UI_TRICK_PAUSE_MS": "40", "KLUB_UI_DALJE_MS": "30",
+           "KLUB_UI_TRICK_PAUSE_MS": "40", "KLUB_UI_TIMINGS": '{"dalje_delay": 30}',
            "KLUB_REGISTER_MAX_PER_ADDRESS": "5"}  # the Club's own limit (the tests' processes raise it)
     instances = [Instance(tmp_path, env, "one"), Instance(tmp_path, env, "two")]
     conf = tmp_path / "Caddyfile"

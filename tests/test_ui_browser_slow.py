@@ -35,7 +35,7 @@ def clock():
 
 @pytest.fixture
 def settings(settings):
-    return settings.model_copy(update={"ui_trick_pause_ms": 40, "ui_dalje_ms": 30})
+    return settings.model_copy(update={"ui_trick_pause_ms": 40, "ui_timings": {"dalje_delay": 30}})
 
 
 def drive(clients: dict, pid: int, stop) -> dict:

@@ -52,7 +52,7 @@ def start_server(tmp: Path, **env: str) -> LiveServer:
         "KLUB_ARGON2_TIME_COST": "1",
         "KLUB_ARGON2_MEMORY_KIB": "1024",
         "KLUB_UI_TRICK_PAUSE_MS": "40",
-        "KLUB_UI_DALJE_MS": "30",
+        "KLUB_UI_TIMINGS": '{"dalje_delay": 30}',
     })
     environ.update(env)
     log = tmp / "server.log"

@@ -167,6 +167,10 @@ class GameDescriptor:
     # reach its table and archive pages beside the Club's catalog (a game outside the
     # Club's tree brings its words with it).
     texts: Mapping[str, Text] = field(default_factory=dict)
+    # The game's own table timings its scripts read (``K.game.timings``), by name, in
+    # milliseconds (Lora: the pause before a seat with no card to play says dalje by
+    # itself); the Club's settings may change them (``ui_timings``, the tests' short ones).
+    timings: Mapping[str, int] = field(default_factory=dict)
     # The rules page templates: language -> path under templates/.
     rules: Mapping[str, str] = field(default_factory=dict)
     # The quick-start button of the lobby (against computer players); None: no such button.
@@ -263,9 +267,11 @@ class GameDescriptor:
             return self.contracts[label - 1](lang)
         return str(label)
 
-    def page_data(self, lang: str | None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def page_data(self, lang: str | None, settings: Mapping[str, Any] | None = None,
+                  timings: Mapping[str, int] | None = None) -> dict[str, Any]:
         """What the game's scripts read from the page (``#klub-game``); with a partie's
-        ``settings``, each of its contracts' hint and rules section (``contract_help``)."""
+        ``settings``, each of its contracts' hint and rules section (``contract_help``);
+        ``timings``: the Club's own values of some of the game's ``timings``."""
         data: dict[str, Any] = {
             "code": self.code, "name": self.name(lang), "seats": self.seats,
             "contracts": [c(lang) for c in self.contracts],
@@ -273,6 +279,7 @@ class GameDescriptor:
             "rules_url": f"/rules/{self.code}",
             "deal_noun": self.deal_noun(lang),
             "deal_previous": self.deal_previous(lang), "deal_next": self.deal_next(lang),
+            "timings": {name: (timings or {}).get(name, ms) for name, ms in self.timings.items()},
         }
         if settings is not None:
             data["contract_help"] = {key: {"hint": hint(lang), "anchor": anchor}

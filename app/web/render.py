@@ -97,7 +97,8 @@ def partie_page(request: Request, club, member: CurrentMember, partie_id: int, n
     games = {g.code: g for g in descriptors()}
     lang = lang_of(request)
     ctx = context(request, member, partie=summary, game=games[code], strings=html_json(js_strings(lang, games[code])),
-                  game_json=html_json(games[code].page_data(lang, summary.get("settings") or {})), **extra)
+                  game_json=html_json(games[code].page_data(lang, summary.get("settings") or {},
+                                                              club.settings.ui_timings)), **extra)
     return render(request, name, ctx)
 
 

@@ -383,7 +383,7 @@
           if (daljeFor !== ctl.version && ctl.canAct()) {
             daljeFor = ctl.version;
             const at = ctl.version;
-            setTimeout(() => { if (ctl.version === at) ctl.act(only); }, ctl.daljeDelay);
+            setTimeout(() => { if (ctl.version === at) ctl.act(only); }, K.game.timings.dalje_delay);
           }
         }
       } else K.clear(ui.hand);

@@ -27,7 +27,7 @@
     view: null, legal: [], toAct: [], maySpeakSeats: [], deadline: null, finished: false, version: 0,
     pausing: null, sending: null, message: null, error: null, selected: new Set(),
     held: null, seenTrick: null, lastTrickOpen: false, unread: 0, watchers: [], timeout: null,
-    trickPause: Number(app.dataset.trickPause || 1500), daljeDelay: Number(app.dataset.daljeDelay || 700),
+    trickPause: Number(app.dataset.trickPause || 1500),
     renders: 0, // redraws so far (for the tests)
   });
   /* The sheets link each ended deal to its analysis in the archive (the replay at that

@@ -126,4 +126,5 @@ DESCRIPTOR = GameDescriptor(
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
     replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up, contract_help=contract_help,
     tournament=LORA_TOURNAMENT, texts=TEXTS,
+    timings={"dalje_delay": 700},  # the pause before a seat with no card to play says dalje by itself
 )

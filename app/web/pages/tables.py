@@ -24,7 +24,7 @@ def table_page(partie_id: int, request: Request, club: ClubDep, member: Optional
         return to_login(request)
     ui = club.settings
     return partie_page(request, club, member, partie_id, "table.html",
-                       lambda summary: {"trick_pause": ui.ui_trick_pause_ms, "dalje_delay": ui.ui_dalje_ms,
+                       lambda summary: {"trick_pause": ui.ui_trick_pause_ms,
                                         "tournament_name": tournaments.name_of(club, summary.get("tournament"))})
 
 
