@@ -16,7 +16,7 @@ from app.db.models import LeagueEvening, Tournament
 from app.leagues import evenings
 from tests.test_leagues import body
 from tests.test_tournaments_api import admin_client, play_round
-from tests.test_web_api import register
+from tests.test_web_api import PASSWORD, register
 from tests.web_helpers import wait_for
 
 SCALE = [10.0, 8.0, 6.0, 5.0, 4.0]
@@ -43,7 +43,8 @@ def expected_table(admin, tids: dict[int, int], members: list[str]) -> dict[str,
 
 def test_a_season_of_four_weekly_evenings_runs_itself(client, app, clock):
     admin = admin_client(app)
-    lg = admin.post("/api/leagues", json=body(clock, scale=SCALE, settings={"bule": 30}, round_minutes=60)).json()
+    lg = admin.post("/api/leagues", json=body(clock, scale=SCALE, settings={"bule": 30}, round_minutes=60,
+                                              final_top=3)).json()
     lid = lg["id"]
     starts = [evening(admin, lid, n)["starts_at"] for n in range(1, 5)]
     names = ["ana", "bora", "ceca", "dule"]
@@ -79,10 +80,28 @@ def test_a_season_of_four_weekly_evenings_runs_itself(client, app, clock):
         play_round(app, {n: clients[n] for n in playing}, tid, seed=no)
         wait_for(lambda: admin.get(f"/api/tournaments/{tid}").json()["status"] == "finished")
         assert evening(admin, lid, no)["status"] == "finished"
+    # the final, a week after evening 4 (its registration a day before): the season's top 3 (L5)
+    data = admin.get(f"/api/leagues/{lid}").json()
+    assert data["status"] == "active" and data["calendar"][4]["final"] and data["calendar"][4]["tournament"] is None
+    top3 = [row["name"] for row in data["table"][:3]]
+    final_start = clock.now().fromisoformat(data["calendar"][4]["starts_at"])
+    assert final_start - clock.now().fromisoformat(starts[3]) == timedelta(weeks=1)
+    clock.advance((final_start - timedelta(hours=24) - clock.now()).total_seconds())
+    # a session lasts 30 days at most, and the final is a month after the first logins: again
+    admin = admin_client(app)
+    for name, c in clients.items():
+        assert c.post("/api/auth/login", json={"name": name, "password": PASSWORD}).status_code == 200
+    e = wait_for(lambda: (e := evening(admin, lid, 5))["tournament"] and e)
+    final = admin.get(f"/api/tournaments/{e['tournament']}").json()
+    assert [p["name"] for p in final["players"]] == top3 and final["name"] == "Zimska liga, finale"
+    clock.advance(hours=24)
+    touch()
+    wait_for(lambda: admin.get(f"/api/tournaments/{final['id']}").json()["current_round"] == 1)
+    play_round(app, {n: clients[n] for n in top3}, final["id"], seed=5)
     data = wait_for(lambda: (d := admin.get(f"/api/leagues/{lid}").json())["status"] == "finished" and d, timeout=10)
     expected = expected_table(admin, tids, list(clients))
     got = {row["name"]: row for row in data["table"]}
-    assert set(got) == set(expected)
+    assert set(got) == set(expected) and [row["name"] for row in data["table"][:3]] == top3  # the final aside
     for name, (total, counted, pts) in expected.items():
         row = got[name]
         assert row["total"] == total and row["counted"] == counted, (name, row, pts)

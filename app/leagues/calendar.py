@@ -43,6 +43,8 @@ def starts(weekday: int, first: date, evenings: int, skipped: set[date] | frozen
 
 
 def league_starts(league) -> list[datetime]:
-    """A league row's (app/db/models/leagues.py) evenings' starts."""
+    """A league row's (app/db/models/leagues.py) evenings' starts, and its final's (a week
+    after the last evening, the skipped dates left out) when it has one."""
     skipped = frozenset(date.fromisoformat(d) for d in league.skipped_dates or [])
-    return starts(league.weekday, league.first_date, league.evenings, skipped, league.start_time, league.zone)
+    count = league.evenings + (1 if league.final_top else 0)
+    return starts(league.weekday, league.first_date, count, skipped, league.start_time, league.zone)

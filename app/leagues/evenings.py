@@ -29,6 +29,7 @@ from app.db.outage import log_failure
 from app.tournaments import rounds
 from app.tournaments.secret import new_secret
 
+from app.leagues import season
 from app.leagues.calendar import league_starts
 
 if TYPE_CHECKING:
@@ -51,10 +52,31 @@ def entrants(s: Session, league_id: int, evening_no: int) -> list[int]:
 
 
 def evening_name(league: League, evening_no: int) -> str:
-    return f"{league.name[:64]}, veče {evening_no}"
+    return f"{league.name[:64]}, {'finale' if evening_no > league.evenings else f'veče {evening_no}'}"
 
 
-def _create(club: Club, s: Session, lg: League, evening_no: int) -> int:
+def season_rows(s: Session, lg: League, by_evening: dict[int, Tournament]) -> list[season.SeasonRow]:
+    """The season's table from its ended evenings (the final is not one of them)."""
+    members = list(s.scalars(select(LeagueMember.member_id).where(LeagueMember.league_id == lg.id)
+                             .order_by(LeagueMember.joined_at, LeagueMember.member_id)))
+    ended = [(no, t.standings or []) for no, t in sorted(by_evening.items())
+             if t.status == "finished" and no <= lg.evenings]
+    return season.table(ended, members, lg.scoring, lg.scale, lg.best_of, lg.evenings)
+
+
+def evenings_of(s: Session, league_id: int) -> dict[int, Tournament]:
+    """Each created evening's tournament (the final: evening N + 1)."""
+    rows = s.execute(select(LeagueEvening.evening_no, Tournament).join(
+        Tournament, Tournament.id == LeagueEvening.tournament_id).where(LeagueEvening.league_id == league_id))
+    return {no: t for no, t in rows}
+
+
+def finalists(s: Session, lg: League, by_evening: dict[int, Tournament]) -> list[int]:
+    """L5: the first M of the final season table who played an evening."""
+    return [r.player for r in season_rows(s, lg, by_evening) if r.points][:lg.final_top or 0]
+
+
+def _create(club: Club, s: Session, lg: League, evening_no: int, players: list[int] | None = None) -> int:
     starts_at = league_starts(lg)[evening_no - 1]
     now = club.clock.now()
     t = Tournament(
@@ -68,28 +90,42 @@ def _create(club: Club, s: Session, lg: League, evening_no: int) -> int:
     s.add(LeagueEvening(league_id=lg.id, evening_no=evening_no, tournament_id=t.id, starts_at=starts_at,
                         created_at=now))
     s.flush()  # the unique key: another instance that created this evening wins here
-    for i, member_id in enumerate(entrants(s, lg.id, evening_no)):
+    for i, member_id in enumerate(entrants(s, lg.id, evening_no) if players is None else players):
         s.add(TournamentPlayer(tournament_id=t.id, member_id=member_id, joined_round=1,
                                joined_at=now + timedelta(microseconds=i)))
     return t.id
+
+
+def _due(s: Session, lg: League, now) -> tuple[str, int] | None:
+    """What is due for an active league now: ``("create", evening)`` or ``("finish", 0)``."""
+    created = s.scalar(select(func.count()).select_from(LeagueEvening).where(LeagueEvening.league_id == lg.id)) or 0
+    if created >= lg.evenings:
+        statuses = s.scalars(select(Tournament.status).join(LeagueEvening, LeagueEvening.tournament_id == Tournament.id)
+                             .where(LeagueEvening.league_id == lg.id))
+        if any(st not in OVER for st in statuses):
+            return None
+        if not lg.final_top or created > lg.evenings:
+            return "finish", 0
+    if now < league_starts(lg)[created] - timedelta(hours=lg.open_hours):
+        return None
+    return "create", created + 1
 
 
 def _step(club: Club, s: Session, league_id: int) -> int | None:
     lg = s.scalar(for_update(select(League).where(League.id == league_id), club.db))
     if lg is None or lg.status != "active":
         return None
-    created = s.scalar(select(func.count()).select_from(LeagueEvening).where(LeagueEvening.league_id == lg.id)) or 0
     now = club.clock.now()
-    if created >= lg.evenings:
-        statuses = list(s.scalars(select(Tournament.status).join(
-            LeagueEvening, LeagueEvening.tournament_id == Tournament.id).where(LeagueEvening.league_id == lg.id)))
-        if all(st in OVER for st in statuses):
-            lg.status = "finished"
-            lg.finished_at = now
+    due = _due(s, lg, now)
+    if due is None:
         return None
-    evening_no = created + 1
-    if now < league_starts(lg)[evening_no - 1] - timedelta(hours=lg.open_hours):
+    if due[0] == "finish":
+        lg.status = "finished"
+        lg.finished_at = now
         return None
+    evening_no = due[1]
+    if evening_no > lg.evenings:  # the final, a week after the last evening: the season's top M
+        return _create(club, s, lg, evening_no, finalists(s, lg, evenings_of(s, lg.id)))
     return _create(club, s, lg, evening_no)
 
 
@@ -109,13 +145,16 @@ def step(club: Club, league_id: int) -> int | None:
     return tournament_id
 
 
-def active_leagues(club: Club) -> list[int]:
+def due_leagues(club: Club) -> list[int]:
+    """The active leagues with something to do now (a read: the watcher writes only then)."""
+    now = club.clock.now()
     with club.db.read() as s:
-        return list(s.scalars(select(League.id).where(League.status == "active").order_by(League.id)))
+        leagues = s.scalars(select(League).where(League.status == "active").order_by(League.id)).all()
+        return [lg.id for lg in leagues if _due(s, lg, now) is not None]
 
 
 def run_due(club: Club) -> None:
-    for league_id in active_leagues(club):
+    for league_id in due_leagues(club):
         for _ in range(100):  # an instance down for weeks catches up, an evening at a time
             if step(club, league_id) is None:
                 break

@@ -6,14 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from app.db.models import League, LeagueEvening, LeagueMember, LeagueSkip, Member, Tournament
+from app.db.models import League, LeagueMember, LeagueSkip, Member
 from app.errors import NotFound
 from app.members.service import CurrentMember
 from app.zones import zone
 
-from app.leagues import calendar, season
+from app.leagues import calendar, evenings, season
 from app.leagues.service import next_open
 
 if TYPE_CHECKING:
@@ -45,25 +44,12 @@ def listing(club: Club, member: CurrentMember | None) -> dict[str, list[dict[str
     return out
 
 
-def _table(s: Session, lg: League, by_evening: dict[int, Tournament]) -> list[season.SeasonRow]:
-    members = list(s.scalars(select(LeagueMember.member_id).where(LeagueMember.league_id == lg.id)
-                             .order_by(LeagueMember.joined_at, LeagueMember.member_id)))
-    ended = [(no, t.standings or []) for no, t in sorted(by_evening.items()) if t.status == "finished"]
-    return season.table(ended, members, lg.scoring, lg.scale, lg.best_of, lg.evenings)
-
-
 def season_table(club: Club, league_id: int) -> list[season.SeasonRow]:
     with club.db.read() as s:
         lg = s.get(League, league_id)
         if lg is None:
             raise NotFound(f"there is no league {league_id}", code="no_such_league")
-        return _table(s, lg, _evenings(s, lg.id))
-
-
-def _evenings(s: Session, league_id: int) -> dict[int, Tournament]:
-    rows = s.execute(select(LeagueEvening.evening_no, Tournament).join(
-        Tournament, Tournament.id == LeagueEvening.tournament_id).where(LeagueEvening.league_id == league_id))
-    return {no: t for no, t in rows}
+        return evenings.season_rows(s, lg, evenings.evenings_of(s, lg.id))
 
 
 def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str, Any]:
@@ -71,8 +57,8 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
         lg = s.get(League, league_id)
         if lg is None:
             raise NotFound(f"there is no league {league_id}", code="no_such_league")
-        by_evening = _evenings(s, lg.id)
-        table = _table(s, lg, by_evening)
+        by_evening = evenings.evenings_of(s, lg.id)
+        table = evenings.season_rows(s, lg, by_evening)
         names = dict(s.execute(select(Member.id, Member.name).where(Member.id.in_([r.player for r in table]))).all())
         first_open, _ = next_open(s, lg)
         me = s.get(LeagueMember, (lg.id, member.id)) if member is not None else None
@@ -80,18 +66,19 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
             LeagueSkip.league_id == lg.id, LeagueSkip.member_id == member.id))) if member is not None else set()
         data = summary(lg)
     local = zone(lg.zone)
-    evenings = []
+    days = []
     for no, starts_at in enumerate(calendar.league_starts(lg), start=1):
         t = by_evening.get(no)
-        evenings.append({
+        days.append({
             "evening": no, "date": starts_at.astimezone(local).date().isoformat(), "starts_at": starts_at.isoformat(),
             "tournament": t.id if t is not None else None,
             "status": t.status if t is not None else "scheduled",
+            "final": no > lg.evenings,
             "skipped": no in skips,
-            "entered": bool(me is not None and me.from_evening <= no
+            "entered": bool(me is not None and no <= lg.evenings and me.from_evening <= no
                             and (me.until_evening is None or no < me.until_evening) and no not in skips),
         })
-    data["calendar"] = evenings
+    data["calendar"] = days
     data["next_evening"] = first_open if first_open <= lg.evenings else None
     data["registered"] = me is not None and me.until_evening is None
     data["from_evening"] = me.from_evening if me is not None else None
