@@ -82,8 +82,7 @@
 
   function word(w) {
     if (CARD_RE.test(w)) return C.label(w);
-    if (w.startsWith("skart ")) return `${K.T("Škart")}: ${w.slice(6)}`;
-    return w;
+    return (G.replay.word && G.replay.word(w)) || w;  // a game's own words (preferans' škart)
   }
 
   function button(step, label, disabled) {

@@ -197,6 +197,10 @@
 
   K.games.preferans = {
     nSeats: 3,
+    /* A word as the table's notes name it (the škart stays face down: "Škart"). */
+    wordText: (w) => (w.startsWith("skart") ? K.T("Škart") : wordText(w)),
+    /* A word as the screen reader says it: as said, the škart face down. */
+    announced: (w) => (w.startsWith("skart") ? K.T("Škart") : w),
 
     /* The archive: the papir, and what the replay draws of a step besides the trick. */
     finalSheet: (players, v) => K.sheets.tabs("final", [
@@ -205,6 +209,8 @@
     replay: {
       title: (rec, t, players) => `${K.T("Hand {n}", { n: rec.deal + 1 })}` + (t.contract ? ` · ${t.contract.label} (${players[t.declarer]})` : ""),
       middle: () => null,
+      /* The replay's log: the škart with its cards (every hand is face up there). */
+      word: (w) => (w.startsWith("skart ") ? `${K.T("Škart")}: ${w.slice(6)}` : null),
       extra(t) {
         if (!t.talon) return [];
         const tal = K.el("span.layout-cards", { title: K.T("Talon") });

@@ -179,7 +179,6 @@
   }
   ctl.wordText = function (w) {
     if (CARD_RE.test(w)) return K.cards.label(w);
-    if (w.startsWith("skart")) return K.T("Škart");
     if (G.wordText) return G.wordText(w);
     return K.T("word:" + w);
   };
@@ -204,7 +203,7 @@
   function announce(a) {
     if (!a || !announcer) return;
     const w = a.word;
-    const text = CARD_RE.test(w) ? K.cards.label(w) : w.startsWith("skart") ? K.T("Škart") : w;
+    const text = CARD_RE.test(w) ? K.cards.label(w) : G.announced ? G.announced(w) : w;
     announcer.textContent = `${ctl.name(a.seat)}: ${text}`;
   }
 
