@@ -103,7 +103,10 @@ def test_who_may_do_what(client, app, clock):
     mine = ana.get(f"/api/leagues/{lid}").json()
     assert [e["entered"] for e in mine["calendar"]] == [True, False, True, True]
     assert [row["name"] for row in mine["table"]] == ["ana"] and mine["registered"]
-    assert ana.get("/api/leagues").json()["active"][0]["mine"] is True
+    listed = ana.get("/api/leagues").json()
+    assert listed["running"] == listed["finished"] == [] and listed["upcoming"][0]["mine"] is True
+    assert listed["upcoming"][0]["next_evening"] == 1
+    assert listed["upcoming"][0]["next_starts_at"] == mine["calendar"][0]["starts_at"]
     assert error_code(ana.get("/api/leagues/999")) == "no_such_league"
     assert ana.post(f"/api/leagues/{lid}/unregister").json()["registered"] is False
     assert ana.get(f"/api/leagues/{lid}").json()["table"] == []  # left before his first evening: gone

@@ -152,7 +152,7 @@ def the_club_serves_it(app, client: TestClient, known: Known) -> None:
     assert admin.get("/api/tournaments").status_code == 200 and admin.get("/tournaments").status_code == 200
 
     # the leagues: listed, each with its first evening's tournament and its member's skip
-    assert {x["id"] for x in admin.get("/api/leagues").json()["active"]} == set(known.leagues)
+    assert {x["id"] for x in admin.get("/api/leagues").json()["upcoming"]} == set(known.leagues)
     for lid, (member_id, tid) in known.leagues.items():
         data = members[known.members[member_id]].get(f"/api/leagues/{lid}").json()
         assert data["calendar"][0]["tournament"] == tid and data["registered"], data

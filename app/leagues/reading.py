@@ -32,15 +32,22 @@ def summary(lg: League) -> dict[str, Any]:
 
 
 def listing(club: Club, member: CurrentMember | None) -> dict[str, list[dict[str, Any]]]:
+    """Upcoming (no evening started yet), running and finished seasons; each with its next
+    evening not started (number and start) and whether the reader is registered."""
+    out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
     with club.db.read() as s:
         rows = list(s.scalars(select(League).order_by(League.first_date.desc(), League.id.desc()).limit(200)))
         mine = set()
         if member is not None:
             mine = set(s.scalars(select(LeagueMember.league_id).where(
                 LeagueMember.member_id == member.id, LeagueMember.until_evening.is_(None))))
-    out: dict[str, list[dict[str, Any]]] = {"active": [], "finished": []}
-    for lg in rows:
-        out["active" if lg.status == "active" else "finished"].append({**summary(lg), "mine": lg.id in mine})
+        for lg in rows:
+            first_open, _ = next_open(s, lg)
+            upcoming = first_open <= lg.evenings
+            item = {**summary(lg), "mine": lg.id in mine, "next_evening": first_open if upcoming else None,
+                    "next_starts_at": calendar.league_starts(lg)[first_open - 1].isoformat() if upcoming else None}
+            kind = "finished" if lg.status != "active" else "upcoming" if first_open == 1 else "running"
+            out[kind].append(item)
     return out
 
 
