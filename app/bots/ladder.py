@@ -32,7 +32,7 @@ log = logging.getLogger("klub.bots.ladder")
 
 START_WEEKDAY, START_HOUR = 6, 18  # Sunday, 18:00 UTC
 ROUNDS, TIMER, ROUND_MINUTES, PAUSE_MINUTES = 3, 30, 60, 5
-HANDS = 6  # preferans: hands a round (P13)
+HANDS = 6  # hands a round, in a game whose round counts hands
 LOOK_SECONDS = 3600
 
 
@@ -55,11 +55,10 @@ def _game_of_week(start: datetime) -> str:
 
 
 def _hands_a_round(game: str) -> int | None:
-    """HANDS where the game's round counts hands (preferans, P13); None where a round is
-    the game's whole schedule (its round settings ignore the number)."""
+    """HANDS where the game's round counts hands (its tournament rules' ``round_hands``);
+    None where a round is the game's whole schedule."""
     rules = descriptor(game).tournament
-    counted = rules is not None and rules.round_settings({}, HANDS) != rules.round_settings({}, None)
-    return HANDS if counted else None
+    return HANDS if rules is not None and rules.round_hands is not None else None
 
 
 def ensure_weekly(club: Club) -> int | None:

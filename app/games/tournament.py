@@ -55,6 +55,10 @@ class TournamentRules:
     board_higher_better: bool = True
     total_higher_better: bool = True
     turned_by: Callable[[Mapping[str, Any]], bool] = never
+    # A game whose round counts hands (preferans, P13): a round's hands when the tournament
+    # names none; the organizer's form asks for them. None: a round is the game's whole
+    # schedule (``round_settings`` ignores the hands).
+    round_hands: int | None = None
 
     def boards_higher_better(self, settings: Mapping[str, Any]) -> bool:
         """Is a higher board result the better one, in a partie with these settings?"""

@@ -48,7 +48,7 @@ class TournamentSpec:
     rounds: int
     start_at: datetime
     settings: dict[str, Any] | None = None
-    hands: int | None = None  # preferans: hands per round (P13); None: the game's default
+    hands: int | None = None  # hands per round where the game's round counts them (P13); None: its default
     timer_seconds: int = 60
     round_minutes: int = 90
     pause_minutes: int = 2

@@ -29,7 +29,8 @@ class Tournament(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     format: Mapped[str] = mapped_column(String(16))  # duplikat or svajcarski
     rounds: Mapped[int] = mapped_column(Integer)
-    # Preferans: hands per round (P13); None where the game plays its whole schedule.
+    # Hands per round, in a game whose round counts hands (its TournamentRules.round_hands;
+    # preferans, P13); None: the game's default, or its whole schedule.
     hands: Mapped[int | None] = mapped_column(Integer, nullable=True)
     start_at: Mapped[datetime] = mapped_column(UTCDateTime)
     timer_seconds: Mapped[int] = mapped_column(Integer)

@@ -37,10 +37,9 @@ def _tournament_games() -> list:
 
 
 def _hands_games() -> str:
-    """The games whose round counts hands (preferans, P13: its round settings change with
-    them), for the form's "hands per round" field (``data-for``, static/js/tournament.js)."""
-    return " ".join(g.code for g in _tournament_games()
-                    if g.tournament.round_settings({}, 6) != g.tournament.round_settings({}, None))
+    """The games whose round counts hands (their tournament rules' ``round_hands``), for
+    the form's "hands per round" field (``data-for``, static/js/tournament.js)."""
+    return " ".join(g.code for g in _tournament_games() if g.tournament.round_hands is not None)
 
 
 def _form_defaults(club) -> dict[str, str]:
