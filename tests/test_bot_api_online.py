@@ -90,6 +90,18 @@ def test_bots_online_a_challenge_and_a_declines_reason(app, client):
         body = {"reason": reason} if reason else None
         r = carl.post(f"/api/parties/{r.json()['id']}/decline", json=body)
         assert r.status_code == 200 and r.json()["seats"][1]["decline_reason"] == reason
+    # A member declines the bot's proposal with a reason: the bot's event stream brings it.
+    r = client.post("/api/bot/parties", headers=auth, json={"game": "preferans", "settings": PREFERANS,
+                                                            "seats": [{"kind": "member", "name": "carl"},
+                                                                      {"kind": "bot", "bot": "random"}]})
+    proposed = r.json()["id"]
+    with client.stream("GET", "/api/bot/stream", headers=auth) as events:
+        frames = lines(events)
+        assert next(frames)["type"] == "hello"
+        assert carl.post(f"/api/parties/{proposed}/decline", json={"reason": "ne igram s botovima"}).status_code == 200
+        answered = next(f for f in frames if f["type"] == "proposal_answered")
+    assert answered["answer"] == "declined" and answered["by"] == "carl"
+    assert answered["partie"]["seats"][1]["decline_reason"] == "ne igram s botovima"
     # A bot may not take the name of a route of /api/bots.
     r = ana.post("/api/bots", json={"name": "online"})
     assert r.status_code == 409 and code(r) == "name_taken"
