@@ -11,6 +11,7 @@ from app.leagues import calendar, evenings, season
 from app.tournaments import rounds
 from tests.test_tournaments_api import admin_client
 from tests.test_web_api import error_code, register
+from tests.web_helpers import wait_for
 
 
 def st(*players, ranks=None):
@@ -144,3 +145,37 @@ def test_an_evening_open_for_registration_follows_the_season_s_registrations(cli
     assert r.json()["from_evening"] == 2  # evening 1 is over: from evening 2 on
     r = ana.post(f"/api/leagues/{lid}/evenings/1/skip")
     assert r.status_code == 409 and error_code(r) in ("evening_started", "not_registered")
+
+
+def test_the_organizer_pauses_resumes_and_closes(client, app, clock):
+    """Paused, no evening is created; resumed, an evening that would have started during the
+    pause moves a week on (its date skipped, L6); closed, the evening waiting is cancelled."""
+    admin = admin_client(app)
+    ana = register(app, "ana")
+    lg = admin.post("/api/leagues", json=body(clock)).json()
+    lid = lg["id"]
+    starts = [e["starts_at"] for e in lg["calendar"]]
+    r = ana.post(f"/api/leagues/{lid}/pause")
+    assert r.status_code == 403 and error_code(r) == "not_the_organizer"
+    assert error_code(admin.post(f"/api/leagues/{lid}/resume")) == "not_paused"
+    assert admin.post(f"/api/leagues/{lid}/pause").json()["status"] == "paused"
+    assert error_code(admin.post(f"/api/leagues/{lid}/pause")) == "already_paused"
+    assert ana.post(f"/api/leagues/{lid}/register").status_code == 200  # registration stays open
+    first = clock.now().fromisoformat(starts[0])
+    clock.advance((first - clock.now()).total_seconds() + 60)  # evening 1's start passes, paused
+    evenings.run_due(app.state.club)
+    assert admin.get(f"/api/leagues/{lid}").json()["calendar"][0]["tournament"] is None
+    resumed = admin.post(f"/api/leagues/{lid}/resume").json()
+    assert resumed["status"] == "active" and resumed["skipped_dates"] == [lg["calendar"][0]["date"]]
+    data = admin.get(f"/api/leagues/{lid}").json()
+    assert [e["starts_at"] for e in data["calendar"]] == starts[1:] + [
+        (clock.now().fromisoformat(starts[3]) + timedelta(weeks=1)).isoformat()]
+    assert data["calendar"][0]["tournament"] is None  # the new evening 1 opens a day before it
+    clock.advance((clock.now().fromisoformat(starts[1]) - timedelta(hours=24) - clock.now()).total_seconds())
+    evenings.run_due(app.state.club)
+    tid = wait_for(lambda: admin.get(f"/api/leagues/{lid}").json()["calendar"][0]["tournament"])
+    assert [p["name"] for p in admin.get(f"/api/tournaments/{tid}").json()["players"]] == ["ana"]
+    assert admin.post(f"/api/leagues/{lid}/close").json() == {"status": "closed", "cancelled": [tid]}
+    assert admin.get(f"/api/tournaments/{tid}").json()["status"] == "cancelled"
+    assert [x["id"] for x in admin.get("/api/leagues").json()["finished"]] == [lid]
+    assert error_code(admin.post(f"/api/leagues/{lid}/close")) == "season_over"

@@ -46,7 +46,7 @@ def listing(club: Club, member: CurrentMember | None) -> dict[str, list[dict[str
             upcoming = first_open <= lg.evenings
             item = {**summary(lg), "mine": lg.id in mine, "next_evening": first_open if upcoming else None,
                     "next_starts_at": calendar.league_starts(lg)[first_open - 1].isoformat() if upcoming else None}
-            kind = "finished" if lg.status != "active" else "upcoming" if first_open == 1 else "running"
+            kind = "finished" if lg.status in ("finished", "closed") else "upcoming" if first_open == 1 else "running"
             out[kind].append(item)
     return out
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from app.deps import ClubDep, MemberDep, OptionalMemberDep
-from app.leagues import reading, service
+from app.leagues import organizing, reading, service
 
 router = APIRouter(prefix="/api", tags=["leagues"])
 
@@ -81,3 +81,20 @@ def skip(league_id: int, evening_no: int, member: MemberDep, club: ClubDep):
 @router.delete("/leagues/{league_id}/evenings/{evening_no}/skip", summary="Take an evening's skip back")
 def unskip(league_id: int, evening_no: int, member: MemberDep, club: ClubDep):
     return service.skip(club, member, league_id, evening_no, False)
+
+
+@router.post("/leagues/{league_id}/pause", summary="Pause the calendar: no evening is created (its organizer)")
+def pause(league_id: int, member: MemberDep, club: ClubDep):
+    return organizing.pause(club, member, league_id, True)
+
+
+@router.post("/leagues/{league_id}/resume",
+             summary="Resume the calendar: the evenings missed while paused move to the following weeks")
+def resume(league_id: int, member: MemberDep, club: ClubDep):
+    return organizing.pause(club, member, league_id, False)
+
+
+@router.post("/leagues/{league_id}/close",
+             summary="Close the season: no more evenings, one not started is cancelled (its organizer)")
+def close(league_id: int, member: MemberDep, club: ClubDep):
+    return organizing.close(club, member, league_id)

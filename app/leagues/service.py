@@ -169,7 +169,7 @@ def register(club: Club, member: CurrentMember, league_id: int) -> dict[str, Any
         raise Forbidden("leagues are for members (bots: not yet)", code="bots_not_allowed")
     with club.db.write() as s:
         lg = _locked(club, s, league_id)
-        if lg.status != "active":
+        if lg.status not in ("active", "paused"):
             raise Conflict("this season is over", code="season_over")
         first, tournament_id = next_open(s, lg)
         if first > lg.evenings:
