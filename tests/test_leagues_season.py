@@ -58,6 +58,7 @@ def test_a_season_of_four_weekly_evenings_runs_itself(client, app, clock):
             c.get(f"/api/leagues/{lid}")
 
     tids: dict[int, int] = {}
+    previous: list[dict] = []
     for no in range(1, 5):
         if no == 2:  # week 2: ema joins, from the next evening on
             clients["ema"] = register(app, "ema")
@@ -80,6 +81,14 @@ def test_a_season_of_four_weekly_evenings_runs_itself(client, app, clock):
         play_round(app, {n: clients[n] for n in playing}, tid, seed=no)
         wait_for(lambda: admin.get(f"/api/tournaments/{tid}").json()["status"] == "finished")
         assert evening(admin, lid, no)["status"] == "finished"
+        table = admin.get(f"/api/leagues/{lid}").json()["table"]
+        if no == 1:
+            assert all(row["movement"] is None for row in table)
+        else:  # the movement: the rank in the table without this evening, less the rank now
+            before = {row["name"]: row["rank"] for row in previous if row["played"]}
+            assert {row["name"]: row["movement"] for row in table} == {
+                row["name"]: before[row["name"]] - row["rank"] if row["name"] in before else None for row in table}
+        previous = table
     # the final, a week after evening 4 (its registration a day before): the season's top 3 (L5)
     data = admin.get(f"/api/leagues/{lid}").json()
     assert data["status"] == "active" and data["calendar"][4]["final"] and data["calendar"][4]["tournament"] is None

@@ -55,12 +55,16 @@ def evening_name(league: League, evening_no: int) -> str:
     return f"{league.name[:64]}, {'finale' if evening_no > league.evenings else f'veče {evening_no}'}"
 
 
-def season_rows(s: Session, lg: League, by_evening: dict[int, Tournament]) -> list[season.SeasonRow]:
-    """The season's table from its ended evenings (the final is not one of them)."""
+def season_rows(s: Session, lg: League, by_evening: dict[int, Tournament],
+                before_last: bool = False) -> list[season.SeasonRow]:
+    """The season's table from its ended evenings (the final is not one of them); with
+    ``before_last``, as it stood before the last ended evening (the week's movement)."""
     members = list(s.scalars(select(LeagueMember.member_id).where(LeagueMember.league_id == lg.id)
                              .order_by(LeagueMember.joined_at, LeagueMember.member_id)))
     ended = [(no, t.standings or []) for no, t in sorted(by_evening.items())
              if t.status == "finished" and no <= lg.evenings]
+    if before_last:
+        ended = ended[:-1]
     return season.table(ended, members, lg.scoring, lg.scale, lg.best_of, lg.evenings)
 
 

@@ -66,6 +66,9 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
             raise NotFound(f"there is no league {league_id}", code="no_such_league")
         by_evening = evenings.evenings_of(s, lg.id)
         table = evenings.season_rows(s, lg, by_evening)
+        ended = [no for no, t in by_evening.items() if t.status == "finished" and no <= lg.evenings]
+        before = {r.player: r.rank for r in evenings.season_rows(s, lg, by_evening, before_last=True)
+                  if r.points} if len(ended) >= 2 else {}
         names = dict(s.execute(select(Member.id, Member.name).where(Member.id.in_([r.player for r in table]))).all())
         first_open, _ = next_open(s, lg)
         me = s.get(LeagueMember, (lg.id, member.id)) if member is not None else None
@@ -95,5 +98,7 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
         "evenings": [{"evening": no, "points": r.points.get(no), "place": r.places.get(no),
                       "counted": no in r.counted} for no in range(1, lg.evenings + 1)],
         "tiebreak": r.tiebreak, "head_to_head": r.head_to_head,
+        # places gained (+) or lost (-) with the last evening; None: no table before it had him
+        "movement": before[r.player] - r.rank if r.player in before else None,
     } for r in table]
     return data
