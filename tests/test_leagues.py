@@ -109,6 +109,10 @@ def test_who_may_do_what(client, app, clock):
     assert listed["upcoming"][0]["next_evening"] == 1
     assert listed["upcoming"][0]["next_starts_at"] == mine["calendar"][0]["starts_at"]
     assert error_code(ana.get("/api/leagues/999")) == "no_such_league"
+    assert ana.get("/api/members/ana/leagues").json()["leagues"] == [
+        {"id": lid, "name": "Zimska liga", "game": "preferans", "status": "active", "rank": None, "total": 0.0,
+         "played": 0, "of": 1}]
+    assert error_code(ana.get("/api/members/nobody/leagues")) == "no_such_member"
     assert ana.post(f"/api/leagues/{lid}/unregister").json()["registered"] is False
     assert ana.get(f"/api/leagues/{lid}").json()["table"] == []  # left before his first evening: gone
 

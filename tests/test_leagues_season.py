@@ -120,6 +120,10 @@ def test_a_season_of_four_weekly_evenings_runs_itself(client, app, clock):
     totals = [row["total"] for row in data["table"]]
     assert totals == sorted(totals, reverse=True) and data["table"][0]["rank"] == 1
     assert data["next_evening"] is None
+    for row in data["table"]:  # each member's leagues (his profile's): his place and total
+        (mine,) = clients[row["name"]].get(f"/api/members/{row['name']}/leagues").json()["leagues"]
+        assert (mine["id"], mine["rank"], mine["total"], mine["played"], mine["of"], mine["status"]) == (
+            lid, row["rank"], row["total"], row["played"], 5, "finished")
 
 
 def test_two_instances_create_an_evening_once(app, clock, settings):

@@ -102,3 +102,24 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
         "movement": before[r.player] - r.rank if r.player in before else None,
     } for r in table]
     return data
+
+
+def of_member(club: Club, name: str) -> dict[str, Any]:
+    """A member's leagues (registered for the season at some time), each with his place
+    and total in its season table, the newest first (his profile's leagues)."""
+    with club.db.read() as s:
+        member = s.scalar(select(Member).where(Member.name_key == str(name).lower()))
+        if member is None:
+            raise NotFound(f"no member named {name!r}", code="no_such_member")
+        leagues = s.scalars(select(League).join(LeagueMember, LeagueMember.league_id == League.id)
+                            .where(LeagueMember.member_id == member.id)
+                            .order_by(League.first_date.desc(), League.id.desc()).limit(50)).all()
+        out = []
+        for lg in leagues:
+            rows = evenings.season_rows(s, lg, evenings.evenings_of(s, lg.id))
+            mine = next((r for r in rows if r.player == member.id), None)
+            out.append({"id": lg.id, "name": lg.name, "game": lg.game, "status": lg.status,
+                        "rank": mine.rank if mine is not None and mine.points else None,
+                        "total": mine.total if mine is not None else 0.0,
+                        "played": len(mine.points) if mine is not None else 0, "of": len(rows)})
+        return {"name": member.name, "leagues": out}

@@ -98,3 +98,8 @@ def resume(league_id: int, member: MemberDep, club: ClubDep):
              summary="Close the season: no more evenings, one not started is cancelled (its organizer)")
 def close(league_id: int, member: MemberDep, club: ClubDep):
     return organizing.close(club, member, league_id)
+
+
+@router.get("/members/{name}/leagues", summary="A member's leagues: his place and total in each season")
+def member_leagues(name: str, member: OptionalMemberDep, club: ClubDep):
+    return reading.of_member(club, name)
