@@ -75,6 +75,7 @@ def body(clock, **more) -> dict:
     ({"game": "sah"}, "unknown_game"), ({"rounds": 0}, "invalid_rounds"), ({"name": "x"}, "invalid_name"),
     ({"first_date": "2020-01-02"}, "invalid_start"), ({"open_hours": 0}, "invalid_open_hours"),
     ({"final_top": 1}, "invalid_final"), ({"hands": 4}, "invalid_settings"),
+    ({"first_date": "9999-12-30"}, "invalid_calendar"), ({"first_date": "0001-01-01"}, "invalid_start"),
 ])
 def test_bad_input_is_a_clear_422(client, app, clock, change, code):
     admin = admin_client(app)

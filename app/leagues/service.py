@@ -81,6 +81,8 @@ def _check(club: Club, spec: LeagueSpec) -> tuple[dict[str, Any], list[float] | 
                                  spec.start_time, spec.zone)
     except ValueError as e:
         raise Invalid(str(e), code="invalid_calendar") from None
+    except OverflowError:  # a first date at the calendar's ends (year 1 or 9999)
+        raise Invalid("the first date is out of range", code="invalid_calendar") from None
     if spec.scoring not in SCORINGS:
         raise Invalid(f"the season's score is one of {', '.join(SCORINGS)}", code="invalid_scoring")
     scale = None
