@@ -34,6 +34,13 @@ def test_best_k_of_n_and_missed_evenings():
     assert by[4].points == {2: 5.0, 3: 6.0} and by[4].rank == 4 and by[5].rank == 5
 
 
+def test_one_who_plays_an_evening_without_the_season_is_in_the_table():
+    # registered for evening 2 only (the tournament's own registration): his evening counts
+    rows = season.table([(1, st(1, 2, 3)), (2, st(4, 1, 2, 3))], [1, 2, 3], "places", [10, 8, 6], 2, 4)
+    assert {r.player: (r.total, len(r.points)) for r in rows} == {
+        1: (18.0, 2), 2: (14.0, 2), 3: (6.0, 2), 4: (10.0, 1)}
+
+
 def test_ties_go_to_head_to_head_then_share_the_rank():
     # 1 and 2: 10 + 8 each, nothing left over, one evening ahead each: a shared rank; with a
     # third evening where both are past the scale (0 points) and 1 is ahead of 2, 1 is first
