@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from app.db.models import LeagueEvening, Tournament
@@ -41,6 +42,7 @@ def expected_table(admin, tids: dict[int, int], members: list[str]) -> dict[str,
     return out
 
 
+@pytest.mark.one_database
 def test_a_season_of_four_weekly_evenings_runs_itself(client, app, clock):
     admin = admin_client(app)
     lg = admin.post("/api/leagues", json=body(clock, scale=SCALE, settings={"bule": 30}, round_minutes=60,
