@@ -3,9 +3,12 @@ connections a test can cut (a dropped network, as the client sees it)."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from typing import Any
+
+from fastapi.testclient import TestClient
 
 from tests.web_helpers import listening_socket
 
@@ -102,3 +105,26 @@ def lines_of(response) -> list[dict[str, Any]]:
     import json
 
     return [json.loads(x) for x in response.text.splitlines() if x.strip()]
+
+
+BOT_TEST_PASSWORD = "klupska-lozinka-7"
+TEST_ORIGIN = {"Origin": "http://testserver"}
+
+
+def register_member(app, name: str) -> TestClient:
+    """A member registered on the test app, as a browser would (the site's Origin)."""
+    c = TestClient(app, headers=TEST_ORIGIN)
+    r = c.post("/api/auth/register", json={"name": name, "password": BOT_TEST_PASSWORD})
+    assert r.status_code == 201, r.text
+    return c
+
+
+def error_code(r) -> str:
+    return r.json()["error"]["code"]
+
+
+def stream_lines(stream):
+    """The JSON lines of a bot's event stream, keep-alive blank lines left out."""
+    for text in stream.iter_lines():
+        if text.strip():
+            yield json.loads(text)

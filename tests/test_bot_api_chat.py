@@ -9,7 +9,7 @@ import asyncio
 import httpx
 import pytest
 
-from tests.bot_helpers import bearer, new_bot, new_token
+from tests.bot_helpers import error_code as code, bearer, new_bot, new_token
 from tests.web_helpers import member, recv, ws_connect
 
 PREFERANS = {"bule": 30, "refe": 0, "deljenja": 3}
@@ -18,10 +18,6 @@ PREFERANS = {"bule": 30, "refe": 0, "deljenja": 3}
 @pytest.fixture
 def settings(settings):
     return settings.model_copy(update={"bot_keepalive_seconds": 0.3, "bot_chat_per_minute": 4})
-
-
-def code(r) -> str:
-    return r.json()["error"]["code"]
 
 
 def test_a_bot_chats_and_a_member_mutes_it(live_server):

@@ -4,13 +4,11 @@ the owner's bot table's score sheet, and the bot's one event stream (docs/bots.m
 
 from __future__ import annotations
 
-import json
 
 import pytest
-from fastapi.testclient import TestClient
 
 from app.bots.limits import BotLimits
-from tests.bot_helpers import bearer, new_bot, new_token
+from tests.bot_helpers import register_member as register, error_code as code, stream_lines as lines, bearer, new_bot, new_token
 
 PASSWORD = "klupska-lozinka-7"
 ORIGIN = {"Origin": "http://testserver"}
@@ -20,23 +18,6 @@ PREFERANS = {"bule": 30, "refe": 0, "deljenja": 3}
 @pytest.fixture
 def settings(settings):
     return settings.model_copy(update={"bot_keepalive_seconds": 0.3, "bot_words_per_second": 1000})
-
-
-def register(app, name: str) -> TestClient:
-    c = TestClient(app, headers=ORIGIN)
-    r = c.post("/api/auth/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return c
-
-
-def code(r) -> str:
-    return r.json()["error"]["code"]
-
-
-def lines(stream):
-    for text in stream.iter_lines():
-        if text.strip():
-            yield json.loads(text)
 
 
 def invite_and_accept(client, bob, auth, bot_name: str) -> int:

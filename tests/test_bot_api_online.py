@@ -3,12 +3,10 @@ rating; a member challenges one; a decline carries a reason."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
-from fastapi.testclient import TestClient
 
-from tests.bot_helpers import bearer, new_bot
+from tests.bot_helpers import register_member as register, error_code as code, stream_lines as lines, bearer, new_bot
 from tests.web_helpers import wait_for
 
 PASSWORD = "klupska-lozinka-7"
@@ -19,23 +17,6 @@ PREFERANS = {"bule": 30, "refe": 0, "deljenja": 3}
 @pytest.fixture
 def settings(settings):
     return settings.model_copy(update={"bot_keepalive_seconds": 0.3})
-
-
-def register(app, name: str) -> TestClient:
-    c = TestClient(app, headers=ORIGIN)
-    r = c.post("/api/auth/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return c
-
-
-def code(r) -> str:
-    return r.json()["error"]["code"]
-
-
-def lines(stream):
-    for text in stream.iter_lines():
-        if text.strip():
-            yield json.loads(text)
 
 
 def test_bots_online_a_challenge_and_a_declines_reason(app, client):

@@ -6,9 +6,8 @@ watch."""
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
-from tests.bot_helpers import bearer, new_bot, new_token
+from tests.bot_helpers import register_member as register, error_code as code, bearer, new_bot, new_token
 from tests.web_helpers import wait_for
 
 PASSWORD = "klupska-lozinka-7"
@@ -19,17 +18,6 @@ PREFERANS = {"bule": 30, "refe": 0, "deljenja": 3}
 @pytest.fixture
 def settings(settings):
     return settings.model_copy(update={"bot_keepalive_seconds": 0.3, "bot_words_per_second": 1000})
-
-
-def register(app, name: str) -> TestClient:
-    c = TestClient(app, headers=ORIGIN)
-    r = c.post("/api/auth/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return c
-
-
-def code(r) -> str:
-    return r.json()["error"]["code"]
 
 
 def test_a_bot_reads_its_own_parties_and_the_standings(app, client):
