@@ -106,6 +106,15 @@ MemberDep = Annotated[CurrentMember, Depends(current_member)]
 OptionalMemberDep = Annotated[CurrentMember | None, Depends(optional_member)]
 
 
+def current_bot(request: Request, club: ClubDep) -> bot_accounts.CurrentBot:
+    """The bot account of the request's token (``Authorization: Bearer kbt_...``), for a
+    route of a package beside app/bots (a league's season, app/leagues/router.py)."""
+    return bot_accounts.authenticate(club.db, bot_accounts.bearer_token(request.headers.get("authorization")))
+
+
+BotDep = Annotated[bot_accounts.CurrentBot, Depends(current_bot)]
+
+
 async def json_body(request: Request, limit: int) -> Any:
     """The request's JSON body, read up to ``limit`` bytes (413 ``too_large`` past it).
 

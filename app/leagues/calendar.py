@@ -42,9 +42,20 @@ def starts(weekday: int, first: date, evenings: int, skipped: set[date] | frozen
             for d in evening_dates(weekday, first, evenings, skipped)]
 
 
-def league_starts(league) -> list[datetime]:
-    """A league row's (app/db/models/leagues.py) evenings' starts, and its final's (a week
-    after the last evening, the skipped dates left out) when it has one."""
+def calendar_starts(league) -> list[datetime]:
+    """A league row's (app/db/models/leagues.py) evenings' starts by its calendar alone, and
+    its final's (a week after the last evening, the skipped dates left out) when it has one."""
     skipped = frozenset(date.fromisoformat(d) for d in league.skipped_dates or [])
     count = league.evenings + (1 if league.final_top else 0)
     return starts(league.weekday, league.first_date, count, skipped, league.start_time, league.zone)
+
+
+def league_starts(league) -> list[datetime]:
+    """The evenings' starts, those an organizer moved by hand (``league.moves``) at their
+    new time (app/leagues/organizing.py keeps them in order)."""
+    out = calendar_starts(league)
+    for key, at in (league.moves or {}).items():
+        no = int(key)
+        if 1 <= no <= len(out):
+            out[no - 1] = datetime.fromisoformat(at).astimezone(timezone.utc)
+    return out

@@ -24,12 +24,13 @@ from sqlalchemy.orm import Session
 
 from app.clock import wait_woken, waker
 from app.db.database import for_update
-from app.db.models import League, LeagueEvening, LeagueMember, LeagueSkip, Tournament, TournamentPlayer
+from app.db.models import League, LeagueEvening, LeagueMember, LeagueSkip, Member, Tournament, TournamentPlayer
 from app.db.outage import log_failure
+from app.realtime import notices
 from app.tournaments import rounds
 from app.tournaments.secret import new_secret
 
-from app.leagues import season
+from app.leagues import reminders, season
 from app.leagues.calendar import league_starts
 
 if TYPE_CHECKING:
@@ -56,16 +57,23 @@ def evening_name(league: League, evening_no: int) -> str:
 
 
 def season_rows(s: Session, lg: League, by_evening: dict[int, Tournament],
-                before_last: bool = False) -> list[season.SeasonRow]:
+                before_last: bool = False, bots: bool = False) -> list[season.SeasonRow]:
     """The season's table from its ended evenings (the final is not one of them); with
-    ``before_last``, as it stood before the last ended evening (the week's movement)."""
+    ``before_last``, as it stood before the last ended evening (the week's movement). The
+    members' table, or with ``bots`` the bot accounts' own (L9: each reads the evenings'
+    standings among its own kind only)."""
     members = list(s.scalars(select(LeagueMember.member_id).where(LeagueMember.league_id == lg.id)
                              .order_by(LeagueMember.joined_at, LeagueMember.member_id)))
     ended = [(no, t.standings or []) for no, t in sorted(by_evening.items())
              if t.status == "finished" and no <= lg.evenings]
     if before_last:
         ended = ended[:-1]
-    return season.table(ended, members, lg.scoring, lg.scale, lg.best_of, lg.evenings)
+    players = {row.get("player") for _, standings in ended for row in standings} | set(members)
+    robots = set(s.scalars(select(Member.id).where(Member.id.in_([p for p in players if p is not None]),
+                                                   Member.bot_owner_id.is_not(None)))) if players else set()
+    keep = {p for p in players if p is not None and (p in robots) == bots}
+    ended = [(no, season.among(standings, keep)) for no, standings in ended]
+    return season.table(ended, [m for m in members if m in keep], lg.scoring, lg.scale, lg.best_of, lg.evenings)
 
 
 def evenings_of(s: Session, league_id: int) -> dict[int, Tournament]:
@@ -86,7 +94,7 @@ def _create(club: Club, s: Session, lg: League, evening_no: int, players: list[i
     t = Tournament(
         name=evening_name(lg, evening_no), game=lg.game, settings=dict(lg.settings), format=lg.format,
         rounds=lg.rounds, hands=lg.hands, start_at=starts_at, timer_seconds=lg.timer_seconds,
-        round_minutes=lg.round_minutes, pause_minutes=lg.pause_minutes, robot_field=False, bots_allowed=False,
+        round_minutes=lg.round_minutes, pause_minutes=lg.pause_minutes, robot_field=False, bots_allowed=lg.bots_allowed,
         place_points=None, seeding="random", secret=new_secret(), status="registration", current_round=0,
         next_round_at=starts_at, organizer_id=lg.organizer_id, created_at=now)
     s.add(t)
@@ -145,8 +153,14 @@ def step(club: Club, league_id: int) -> int | None:
     if tournament_id is not None:
         log.info("league %s: evening tournament %s created", league_id, tournament_id)
         rounds.advance(club, tournament_id)  # an evening created after its start starts at once
-        club.hub.publish(rounds.channel(tournament_id), {"kind": "tournament", "tournament": tournament_id})
+        tell_changed(club, tournament_id)
     return tournament_id
+
+
+def tell_changed(club: Club, tournament_id: int) -> None:
+    """An evening's tournament changed (created, moved, cancelled): its page and the lobby's lists."""
+    club.hub.publish(rounds.channel(tournament_id), {"kind": "tournament", "tournament": tournament_id})
+    club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "tournaments", "tournament": tournament_id})
 
 
 def due_leagues(club: Club) -> list[int]:
@@ -165,7 +179,8 @@ def run_due(club: Club) -> None:
 
 
 async def watch_leagues(club: Club) -> None:
-    """Create the evenings on time and close the seasons, on the Club's clock."""
+    """Create the evenings on time, remind their players and close the seasons, on the
+    Club's clock."""
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()
     club.clock.on_change(waker(loop, moved))
@@ -173,6 +188,7 @@ async def watch_leagues(club: Club) -> None:
         moved.clear()
         try:
             await run_in_threadpool(run_due, club)
+            await run_in_threadpool(reminders.send_due, club)
         except asyncio.CancelledError:
             raise
         except Exception as e:

@@ -12,7 +12,7 @@ from app.errors import NotFound
 from app.members.service import CurrentMember
 from app.zones import zone
 
-from app.leagues import calendar, evenings, season
+from app.leagues import calendar, evenings, organizing, season
 from app.leagues.service import next_open
 
 if TYPE_CHECKING:
@@ -26,7 +26,8 @@ def summary(lg: League) -> dict[str, Any]:
         "pause_minutes": lg.pause_minutes, "weekday": lg.weekday, "start_time": lg.start_time, "zone": lg.zone,
         "first_date": lg.first_date.isoformat(), "evenings": lg.evenings, "skipped_dates": list(lg.skipped_dates or []),
         "open_hours": lg.open_hours, "scoring": lg.scoring, "scale": lg.scale, "best_of": lg.best_of,
-        "final_top": lg.final_top, "status": lg.status,
+        "final_top": lg.final_top, "bots_allowed": bool(lg.bots_allowed), "moves": dict(lg.moves or {}),
+        "status": lg.status,
         "finished_at": lg.finished_at.isoformat() if lg.finished_at else None,
     }
 
@@ -65,11 +66,17 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
         if lg is None:
             raise NotFound(f"there is no league {league_id}", code="no_such_league")
         by_evening = evenings.evenings_of(s, lg.id)
-        table = evenings.season_rows(s, lg, by_evening)
         ended = [no for no, t in by_evening.items() if t.status == "finished" and no <= lg.evenings]
-        before = {r.player: r.rank for r in evenings.season_rows(s, lg, by_evening, before_last=True)
-                  if r.points} if len(ended) >= 2 else {}
-        names = dict(s.execute(select(Member.id, Member.name).where(Member.id.in_([r.player for r in table]))).all())
+        tables = {}
+        for bots in (False, True):
+            rows = evenings.season_rows(s, lg, by_evening, bots=bots)
+            before = {r.player: r.rank for r in evenings.season_rows(s, lg, by_evening, before_last=True, bots=bots)
+                      if r.points} if len(ended) >= 2 else {}
+            tables[bots] = rows, before
+        players = [r.player for rows, _ in tables.values() for r in rows]
+        names = dict(s.execute(select(Member.id, Member.name).where(Member.id.in_(players))).all())
+        organizers = organizing.organizers(s, lg)
+        runs = organizing.may_run(s, lg, member)
         first_open, _ = next_open(s, lg)
         me = s.get(LeagueMember, (lg.id, member.id)) if member is not None else None
         skips = set(s.scalars(select(LeagueSkip.evening_no).where(
@@ -84,6 +91,7 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
             "tournament": t.id if t is not None else None,
             "status": t.status if t is not None else "scheduled",
             "final": no > lg.evenings,
+            "moved": str(no) in (lg.moves or {}),
             "skipped": no in skips,
             "entered": bool(me is not None and no <= lg.evenings and me.from_evening <= no
                             and (me.until_evening is None or no < me.until_evening) and no not in skips),
@@ -92,16 +100,25 @@ def detail(club: Club, league_id: int, member: CurrentMember | None) -> dict[str
     data["next_evening"] = first_open if first_open <= lg.evenings else None
     data["registered"] = me is not None and me.until_evening is None
     data["from_evening"] = me.from_evening if me is not None else None
-    data["table"] = [{
+    data["organizers"] = organizers
+    data["may_run"] = runs
+    data["table"] = _rows(tables[False], names, lg.evenings)
+    data["bots_table"] = _rows(tables[True], names, lg.evenings)  # L9: never ranked with the members
+    return data
+
+
+def _rows(table: tuple[list[season.SeasonRow], dict[int, int]], names: dict[int, str],
+          count: int) -> list[dict[str, Any]]:
+    rows, before = table
+    return [{
         "rank": r.rank, "player": r.player, "name": names.get(r.player, "?"), "total": r.total,
         "played": len(r.points), "counted": r.counted,
         "evenings": [{"evening": no, "points": r.points.get(no), "place": r.places.get(no),
-                      "counted": no in r.counted} for no in range(1, lg.evenings + 1)],
+                      "counted": no in r.counted} for no in range(1, count + 1)],
         "tiebreak": r.tiebreak, "head_to_head": r.head_to_head,
         # places gained (+) or lost (-) with the last evening; None: no table before it had him
         "movement": before[r.player] - r.rank if r.player in before else None,
-    } for r in table]
-    return data
+    } for r in rows]
 
 
 def of_member(club: Club, name: str) -> dict[str, Any]:
@@ -116,7 +133,7 @@ def of_member(club: Club, name: str) -> dict[str, Any]:
                             .order_by(League.first_date.desc(), League.id.desc()).limit(50)).all()
         out = []
         for lg in leagues:
-            rows = evenings.season_rows(s, lg, evenings.evenings_of(s, lg.id))
+            rows = evenings.season_rows(s, lg, evenings.evenings_of(s, lg.id), bots=member.bot_owner_id is not None)
             mine = next((r for r in rows if r.player == member.id), None)
             out.append({"id": lg.id, "name": lg.name, "game": lg.game, "status": lg.status,
                         "rank": mine.rank if mine is not None and mine.points else None,

@@ -41,6 +41,19 @@ def places_of(standings: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     return out
 
 
+def among(standings: Sequence[Mapping[str, Any]], keep: set[int] | frozenset[int]) -> list[dict[str, Any]]:
+    """An evening's standings read among some players only (L9: the members' table leaves
+    the bot accounts out, the bots' own table the members): the others are left out and
+    each ranked player's rank is one more than the kept players ranked ahead of him (ties
+    stay ties); the unranked stay unranked, after the ranked ones."""
+    kept = [dict(row) for row in standings if row.get("player") in keep]
+    ranks = [row["rank"] for row in kept if row.get("rank") is not None]
+    for row in kept:
+        if row.get("rank") is not None:
+            row["rank"] = 1 + sum(1 for r in ranks if r < row["rank"])
+    return kept
+
+
 def evening_points(standings: Sequence[Mapping[str, Any]], scoring: str,
                    scale: Sequence[float] | None) -> dict[int, float]:
     places = places_of(standings)

@@ -1,5 +1,7 @@
-"""Leagues: an admin creates one; members register for the season (entered into every
-evening from the next one), leave it, skip an evening in advance or take the skip back.
+"""Leagues: an organizer of the Club (an admin, or a member an admin named an organizer)
+creates one; members register for the season (entered into every evening from the next
+one), leave it, skip an evening in advance or take the skip back; so do bot accounts in a
+league that allows bots (through the bot API, L9).
 The calendar itself: :mod:`app.leagues.evenings`; what the pages and the API read:
 :mod:`app.leagues.reading`.
 """
@@ -17,6 +19,7 @@ from app.db.database import for_update
 from app.db.models import League, LeagueEvening, LeagueMember, LeagueSkip, Tournament
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
 from app.members.service import CurrentMember
+from app.parties.fairplay import check_together
 from app.tournaments import service as tournaments
 from app.tournaments import withdrawal
 from app.zones import zone_named
@@ -56,6 +59,7 @@ class LeagueSpec:
     scoring: str = "places"
     scale: list[float] | None = None
     final_top: int | None = None
+    bots_allowed: bool = False
 
 
 def _int_in(value: Any, low: int, high: int, what: str, code: str) -> int:
@@ -107,8 +111,8 @@ def _check(club: Club, spec: LeagueSpec) -> tuple[dict[str, Any], list[float] | 
 
 
 def create(club: Club, member: CurrentMember, spec: LeagueSpec) -> int:
-    if not member.is_admin:
-        raise Forbidden("only the Club's admins create leagues", code="not_an_admin")
+    if not tournaments.may_organize(member):
+        raise Forbidden("only the Club's admins and organizers create leagues", code="not_an_organizer")
     settings, scale, _ = _check(club, spec)
     with club.db.write() as s:
         lg = League(
@@ -117,7 +121,8 @@ def create(club: Club, member: CurrentMember, spec: LeagueSpec) -> int:
             pause_minutes=spec.pause_minutes, weekday=spec.weekday, start_time=spec.start_time, zone=spec.zone,
             first_date=spec.first_date, evenings=spec.evenings,
             skipped_dates=sorted(d.isoformat() for d in set(spec.skipped_dates)), open_hours=spec.open_hours,
-            scoring=spec.scoring, scale=scale, best_of=spec.best_of, final_top=spec.final_top, status="active",
+            scoring=spec.scoring, scale=scale, best_of=spec.best_of, final_top=spec.final_top,
+            bots_allowed=bool(spec.bots_allowed), moves={}, status="active",
             organizer_id=member.id, created_at=club.clock.now())
         s.add(lg)
         s.flush()
@@ -167,10 +172,10 @@ def _withdraw(club: Club, member: CurrentMember, tournament_id: int | None) -> N
 
 def register(club: Club, member: CurrentMember, league_id: int) -> dict[str, Any]:
     """Register for the season: entered into every evening from the next one not started."""
-    if member.role == "bot":
-        raise Forbidden("leagues are for members (bots: not yet)", code="bots_not_allowed")
     with club.db.write() as s:
         lg = _locked(club, s, league_id)
+        if member.role == "bot" and not lg.bots_allowed:
+            raise Forbidden("this league does not allow bots", code="bots_not_allowed")
         if lg.status not in ("active", "paused"):
             raise Conflict("this season is over", code="season_over")
         first, tournament_id = next_open(s, lg)
@@ -179,6 +184,9 @@ def register(club: Club, member: CurrentMember, league_id: int) -> dict[str, Any
         row = s.get(LeagueMember, (lg.id, member.id))
         if row is not None and row.until_evening is None:
             raise Conflict("you are registered for this season already", code="already_registered")
+        # Fair play: the season's players meet at its evenings' tables, so never a bot and its owner
+        check_together(s, [*s.scalars(select(LeagueMember.member_id).where(
+            LeagueMember.league_id == lg.id, LeagueMember.until_evening.is_(None))), member.id])
         if row is None:
             s.add(LeagueMember(league_id=lg.id, member_id=member.id, joined_at=club.clock.now(), from_evening=first))
         else:  # back after leaving: entered again from the next evening

@@ -8,6 +8,7 @@ member named, in the device's language:
   partie I sit at began; ``reminder``: my slow decision's time is running out;
 - ``round``: a tournament round began and this is my table;
 - ``ended``: a partie I played is over;
+- ``evening``: an evening of a league I am entered in starts soon (app/leagues/reminders.py);
 
 never about a table I have open (my seat's socket, app/tables/viewers.py: this
 instance's sockets). Each push has the Topic ``partie-<id>`` (a newer push about the
@@ -36,7 +37,7 @@ from app.db import Database
 from app.db.models import Partie, PushMessage, PushSubscription
 from app.parties.slow import is_slow
 
-PUSHED = frozenset({"invited", "started", "turn", "reminder", "round", "ended"})
+PUSHED = frozenset({"invited", "started", "turn", "reminder", "round", "ended", "evening"})
 SLOW_ONLY = frozenset({"started", "turn"})  # at a live table the page tells these, not the phone
 MAX_ATTEMPTS = 5
 LEASE = timedelta(minutes=3)
@@ -46,8 +47,10 @@ TTL = {
     "invited": timedelta(days=3),
     "round": timedelta(hours=1),
     "ended": timedelta(days=1),
+    "evening": timedelta(hours=1),  # its start (the reminder comes an hour before)
 }
-URGENCY = {"turn": "high", "reminder": "high", "round": "high", "invited": "normal", "started": "normal", "ended": "low"}
+URGENCY = {"turn": "high", "reminder": "high", "round": "high", "invited": "normal", "started": "normal", "ended": "low",
+           "evening": "normal"}
 
 # (lang, notice, game of the partie) -> {"title", "body", "url"}: the web layer's texts (app/web/push.py).
 Describe = Callable[[str, dict[str, Any], "str | None"], dict[str, str]]
@@ -143,6 +146,8 @@ def topic_of(notice: dict[str, Any]) -> str:
     partie = notice.get("partie")
     if isinstance(partie, int):
         return f"partie-{partie}"
+    if isinstance(notice.get("league"), int):
+        return f"league-{notice['league']}"
     return f"{notice.get('kind', 'notice')}"[:32]
 
 

@@ -15,7 +15,9 @@ my seat's table: a turn there is not unread while I sit at it), ``round`` (a rou
 tournament I play began: its ``partie`` is my table, app/tournaments/rounds.py),
 ``reminder`` (80% of my decision time at a slow partie is gone and I have not looked at
 the table since the decision began: ``left``, the seconds left with my bank and the
-vacation hours spent; once per decision, app/parties/slow.py).
+vacation hours spent; once per decision, app/parties/slow.py), ``evening`` (an evening
+of a league I am entered in starts soon: ``league``, ``evening``, ``tournament``, ``name``,
+``starts_at``, ``minutes``; once per evening, app/leagues/reminders.py).
 
 Every notice told here also goes to the hub's sinks, on this instance only (so once per
 notice however many instances there are): the push notices to the members' devices
@@ -33,7 +35,8 @@ from app.realtime.hub import Hub
 log = logging.getLogger("klub.notices")
 
 # Kinds a page tells the member about (a toast, the sound); the others only change the count.
-TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended", "round", "reminder"})
+TOLD = frozenset({"invited", "accepted", "declined", "joined", "started", "turn", "ended", "round", "reminder",
+                  "evening"})
 LOBBY_CHANNEL = "lobby"  # every change of the proposals and tables (app.parties.proposals)
 TOURNAMENT_PREFIX = "tournament:"  # + id: a tournament's page (app/tournaments/rounds.py)
 

@@ -5,11 +5,12 @@ Frames of the server:
 - ``unread``: ``count`` (app/parties/unread.py), ``invitations`` and ``turns`` (partie
   ids); on connect, and whenever a notice may have changed them;
 - ``notice``: something to tell the member (``kind``: invited, accepted, declined,
-  joined, started, turn, ended, round, reminder; a turn only while it counts: not at a
+  joined, started, turn, ended, round, reminder, evening; a turn only while it counts: not at a
   table he sits at), with ``partie``, ``game``, ``game_name`` (in the page's language),
   ``by`` (who did it, when someone did), ``rematch_of`` (an invitation to a revanš),
-  ``left`` (a reminder: the seconds left) and the new ``count``, ``invitations`` and
-  ``turns``;
+  ``left`` (a reminder: the seconds left), a league's evening (``league``, ``evening``,
+  ``tournament``, ``name``, ``starts_at``, ``minutes``) and the new ``count``,
+  ``invitations`` and ``turns``;
 - ``lobby`` (with ``?lobby=1`` only, as the lobby page connects): the proposals or tables
   changed, read the lobby again;
 - ``tournament`` (with ``?tournament=ID``, as a tournament's page connects): its rounds,
@@ -133,7 +134,8 @@ class NoticeConnection:
 
     def described(self, notice: dict[str, Any]) -> dict[str, Any]:
         names = {g.code: g.name(self.lang) for g in descriptors()}
-        keys = ("kind", "partie", "game", "by", "rematch_of", "tournament", "round", "name", "left")
+        keys = ("kind", "partie", "game", "by", "rematch_of", "tournament", "round", "name", "left", "league",
+                "evening", "starts_at", "minutes")
         out = {k: notice[k] for k in keys if k in notice}
         out["game_name"] = names.get(notice.get("game", ""), notice.get("game"))
         return out

@@ -36,6 +36,7 @@ PUSH_TEXTS = {
     "reminder": N_("Reminder: your turn at {game} #{partie} is waiting, and its time is running out"),
     "round": N_("{name}: round {round} has begun, your table is #{partie}"),
     "ended": N_("{game} #{partie} has ended"),
+    "evening": N_("{name} begins in {minutes} min"),
 }
 TITLE = "Klub"
 
@@ -48,12 +49,14 @@ def describe(lang: str, notice: dict[str, Any], game: str | None) -> dict[str, s
     key = "rematch" if kind == "invited" and notice.get("rematch_of") is not None else kind
     values = {
         "by": notice.get("by", ""), "game": names.get(game or "", game or ""), "partie": notice.get("partie", ""),
-        "name": notice.get("name", ""), "round": notice.get("round", ""),
+        "name": notice.get("name", ""), "round": notice.get("round", ""), "minutes": notice.get("minutes", ""),
     }
     body = _(PUSH_TEXTS.get(key, "{game} #{partie}")).format(**values)
     partie = notice.get("partie")
     url = "/lobby" if kind == "invited" or not isinstance(partie, int) else \
         f"/archive/{partie}" if kind == "ended" else f"/table/{partie}"
+    if kind == "evening" and isinstance(notice.get("league"), int):
+        url = f"/leagues/{notice['league']}"
     return {"title": TITLE, "body": body, "url": url}
 
 

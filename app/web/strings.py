@@ -135,6 +135,7 @@ NOTICE_STRINGS = [
     N_("{game} #{partie} has ended"), N_("Score sheet and replay"),
     N_("{name}: round {round} has begun, your table is #{partie}"), N_("in {n} min"),
     N_("Reminder: {game} #{partie} waits for your move, your time is running out"),
+    N_("{name} begins in {minutes} min"), N_("To the evening"),  # a league's evening (app/leagues/reminders.py)
     # the header's bell: push notices on this device (static/js/push.js)
     N_("Notices on this device: on"), N_("Notices on this device: off"),
     N_("Notices are blocked in this browser's settings"), N_("Notices could not be switched on"),

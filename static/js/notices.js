@@ -1,6 +1,7 @@
 /* Klub: live notices on every page of a member (/ws/notices): the unread count in the
    header, a toast for an invitation (accept or decline in it), an answer to my proposal,
-   a partie that started or ended (with its archive), my turn at another table; the header's sound toggle decides the
+   a partie that started or ended (with its archive), my turn at another table, a league's
+   evening about to start; the header's sound toggle decides the
    sound. The lobby page also hears that the lobby changed (lobby.js reads it again). */
 "use strict";
 (function () {
@@ -29,6 +30,7 @@
     ended: "{game} #{partie} has ended",
     round: "{name}: round {round} has begun, your table is #{partie}",
     reminder: "Reminder: {game} #{partie} waits for your move, your time is running out",
+    evening: "{name} begins in {minutes} min",
   };
   const MAX_TOASTS = 4;
   const N = (K.notices = { count: 0, invitations: [], turns: [], frames: [], connected: false });
@@ -71,8 +73,9 @@
   function toast(f) {
     const key = f.rematch_of && f.kind === "invited" ? "rematch" : f.kind;
     const text = K.T(TEXTS[key], { by: f.by || "", game: f.game_name || f.game || "", partie: f.partie,
-      name: f.name || "", round: f.round || "" });
-    for (const old of toasts.querySelectorAll(`.toast[data-partie="${f.partie}"]`)) old.remove();
+      name: f.name || "", round: f.round || "", minutes: f.minutes || "" });
+    const about = f.kind === "evening" ? `evening-${f.tournament}` : String(f.partie);
+    for (const old of toasts.querySelectorAll(`.toast[data-partie="${about}"]`)) old.remove();
     const close = K.el("button.toast-close", { type: "button", "aria-label": K.T("Close"), text: "×" });
     const actions = K.el("span.toast-actions");
     if (f.kind === "invited") {
@@ -82,12 +85,14 @@
       );
     } else if (f.kind === "started" || f.kind === "turn" || f.kind === "round" || f.kind === "reminder") {
       actions.append(K.el("a.btn.small.primary.toast-open", { href: `/table/${f.partie}`, text: K.T("To the table") }));
+    } else if (f.kind === "evening") {
+      actions.append(K.el("a.btn.small.primary.toast-open", { href: `/leagues/${f.league}`, text: K.T("To the evening") }));
     } else if (f.kind === "ended") {
       actions.append(K.el("a.btn.small.primary.toast-open", { href: `/archive/${f.partie}`, text: K.T("Score sheet and replay") }));
     } else {
       actions.append(K.el("a.btn.small.toast-open", { href: "/lobby", text: K.T("Lobby") }));
     }
-    const t = K.el("div.toast", { dataset: { kind: f.kind, partie: String(f.partie) } },
+    const t = K.el("div.toast", { dataset: { kind: f.kind, partie: about } },
       K.el("span.toast-text", { text }), actions, close);
     close.addEventListener("click", () => t.remove());
     const accept = t.querySelector(".toast-accept");

@@ -15,7 +15,7 @@ from app.db.models.bots import BotToken
 from app.db.models.parties import Action, ChatMessage, ChatMute, DealAnalysis, ImportedRecord, Partie, PartieSeat
 from app.db.models.ratings import Rating, RatingEvent
 from app.db.models.tournaments import Tournament, TournamentPlayer, TournamentRound
-from app.db.models.leagues import League, LeagueEvening, LeagueMember, LeagueSkip
+from app.db.models.leagues import League, LeagueEvening, LeagueMember, LeagueOrganizer, LeagueReminder, LeagueSkip
 from app.db.models.push import PushKey, PushMessage, PushSubscription
 
 __all__ = [
@@ -25,6 +25,6 @@ __all__ = [
     "Partie", "PartieSeat", "Action", "ChatMessage", "ChatMute", "ImportedRecord", "DealAnalysis",
     "Rating", "RatingEvent",
     "Tournament", "TournamentPlayer", "TournamentRound",
-    "League", "LeagueMember", "LeagueSkip", "LeagueEvening",
+    "League", "LeagueMember", "LeagueSkip", "LeagueEvening", "LeagueOrganizer", "LeagueReminder",
     "PushSubscription", "PushMessage", "PushKey",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Date, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, Date, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.models.base import Base
@@ -19,9 +19,11 @@ class League(Base):
     tournament of ``rounds`` rounds; the season's score: ``scoring`` (``places``: league
     points by the evening's place on ``scale``; ``percentage``: the evening's duplikat
     percentage), the best ``best_of`` evenings count; ``final_top``: a final evening for
-    the top M (None: none).
+    the top M (None: none); ``bots_allowed``: bot accounts may play its evenings (their
+    own table, never ranked with the members); ``moves``: the evenings an organizer moved
+    by hand (``{"3": "2026-04-10T18:00:00+00:00"}``, app/leagues/calendar.py).
 
-    status: active -> finished (its last evening over).
+    status: active <-> paused; active -> finished (its last evening over) or closed.
     """
 
     __tablename__ = "leagues"
@@ -47,6 +49,8 @@ class League(Base):
     scale: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)  # places: points by place
     best_of: Mapped[int] = mapped_column(Integer)  # K of N
     final_top: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    bots_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
+    moves: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # evening number -> its start (UTC, ISO)
     status: Mapped[str] = mapped_column(String(16), default="active", index=True)
     organizer_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -88,3 +92,24 @@ class LeagueEvening(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), unique=True)
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LeagueOrganizer(Base):
+    """A member an admin named to run one league (pause, resume, move an evening, close)."""
+
+    __tablename__ = "league_organizers"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), primary_key=True, index=True)
+
+
+class LeagueReminder(Base):
+    """The reminder of an evening sent to a member: the primary key keeps two instances
+    from sending it twice (app/leagues/reminders.py)."""
+
+    __tablename__ = "league_reminders"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    evening_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), primary_key=True)
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
