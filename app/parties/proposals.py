@@ -30,7 +30,7 @@ from app.members.service import CurrentMember
 from app.parties.engines import game_of
 from app.parties import slow
 from app.parties.slow_clocks import start_clocks
-from app.parties.slow_frames import clocks
+from app.parties.slow_frames import my_clock
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
 from app.parties.engines import new_engine
@@ -376,7 +376,7 @@ def lobby(club: Club, member: CurrentMember) -> dict[str, list[dict[str, Any]]]:
             with table.lock:  # (a seat a computer player took over is not waiting for me)
                 summary["your_turn"] = summary["my_seat"] in table.latest.to_act and not mine.taken_over
             if summary["slow"]:  # my clock there: what is left of my time (decision, bank, vacation)
-                summary["my_clock"] = clocks(s, p, now)[summary["my_seat"]]
+                summary["my_clock"] = my_clock(club, s, p, summary["my_seat"], member.id, now)
             playing.append(summary)
         # The live tables first; then the slow ones, those waiting for me first, the least time left first.
         playing.sort(key=lambda x: (x["slow"], not x["your_turn"],

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from app.db.models import Partie
+from app.db.models import Member, Partie
 from app.parties.lookup import get_partie
 from app.parties.slow import TIMEOUTS_FOR_VOTE, is_slow
 from app.parties.slow_clocks import holidays_of, is_person, pauses_of, used_of
-from app.parties.slow_time import HOUR, paused
+from app.parties.slow_time import HOUR, paused, standing
+from app.parties.slow_vacation import vacation_left
 from app.parties.visibility import check_may_watch
 
 if TYPE_CHECKING:
@@ -34,7 +35,9 @@ def clocks(s: Session, partie: Partie, now: datetime) -> list[dict[str, Any] | N
         bank = row.bank_left or 0
         clock: dict[str, Any] = {"seat": row.seat, "running": row.turn_since is not None, "decision": timer,
                                  "bank": bank, "vacation": 0, "left": timer + bank, "deadline": None,
-                                 "paused": paused(now, pauses), "timeouts": row.timeouts}
+                                 "paused": paused(now, pauses), "timeouts": row.timeouts,
+                                 # why it stands and until when: [{"why": "weekend"|"holiday", "until": ISO}]
+                                 "stands": [{"why": why, "until": end.isoformat()} for why, end in standing(now, pauses)]}
         if row.turn_since is not None:
             used = used_of(row, pauses, now)
             allowance = timer + bank + HOUR * row.vacation_hours
@@ -43,6 +46,17 @@ def clocks(s: Session, partie: Partie, now: datetime) -> list[dict[str, Any] | N
                          deadline=row.deadline_at.isoformat() if row.deadline_at else None)
         out.append(clock)
     return out
+
+
+def my_clock(club: Club, s: Session, partie: Partie, seat: int, member_id: int, now: datetime) -> dict[str, Any] | None:
+    """A member's clock at his slow table as the lobby shows it: with ``vacation_left``
+    (his year's vacation hours still to spend) and ``with_vacation`` (all the time that
+    counts before the timer speaks for him: what is left, and the vacation spent then)."""
+    clock = clocks(s, partie, now)[seat]
+    if clock is not None:
+        hours = vacation_left(club, s.get(Member, member_id), now)
+        clock.update(vacation_left=hours, with_vacation=clock["left"] + HOUR * hours)
+    return clock
 
 
 def slow_frame(s: Session, partie: Partie, now: datetime) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from app.db.models import Member, Partie, PartieSeat
 from app.errors import Conflict, Invalid
 from app.parties.lookup import get_partie
 from app.parties.slow_clocks import checkpoint, deadline_of, holidays_of, is_person, pauses_of, set_times
-from app.parties.slow_time import HOUR, UTC
+from app.parties.slow_time import HOUR, UTC, charged_hours
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -85,6 +85,20 @@ def _my_slow_parties(club: Club, s: Session, member_id: int) -> list[Partie]:
     return [get_partie(s, pid, lock=True, db=club.db) for pid in ids]
 
 
+def _weekend_zones(s: Session, member_id: int, running: list[Partie]) -> list[str | None] | None:
+    """The weekend zones of the member's slow parties (running, or proposed and accepted)
+    when every one of them leaves weekends out; None otherwise (none, or one counts them)."""
+    proposed = s.scalars(
+        select(Partie).join(PartieSeat, PartieSeat.partie_id == Partie.id)
+        .where(Partie.status == "proposed", Partie.timer_seconds >= HOUR, PartieSeat.member_id == member_id,
+               PartieSeat.answer == "accepted")
+    ).all()
+    parties = [*running, *proposed]
+    if not parties or not all(p.weekends_off for p in parties):
+        return None
+    return [p.weekend_zone for p in parties]
+
+
 def vacation_info(club: Club, member: Member, now: datetime) -> dict[str, Any]:
     on = member.holiday_until is not None and member.holiday_from is not None and member.holiday_until > now
     return {
@@ -102,8 +116,9 @@ def get_vacation(club: Club, member_id: int) -> dict[str, Any]:
 
 def set_holiday(club: Club, member_id: int, until: datetime | None) -> dict[str, Any]:
     """Go on holiday until ``until`` (paid at once from the year's vacation, whole hours
-    rounded up; a holiday already on is moved), or come back now (``None``: the whole
-    hours not used are given back). His running clocks stand still meanwhile."""
+    rounded up, but for the weekend hours when all his slow parties leave weekends out:
+    :func:`charged_hours`; a holiday already on is moved), or come back now (``None``: the
+    whole hours not used are given back). His running clocks stand still meanwhile."""
     if until is not None and until.tzinfo is None:
         until = until.replace(tzinfo=UTC)
     with club.db.write() as s:
@@ -123,12 +138,14 @@ def set_holiday(club: Club, member_id: int, until: datetime | None) -> dict[str,
                 if row.member_id == member_id and row.turn_since is not None:
                     checkpoint(row, now, pauses_of(partie, holidays, row))
                     mine.append((partie, row))
+        # The hours a holiday costs leave out the weekends of his weekends-off parties.
+        zones = _weekend_zones(s, member_id, parties)
         if on and member.vacation_year == now.year:  # what is not used of the old one comes back
-            _use_hours(member, now, -int((member.holiday_until - now).total_seconds() // HOUR))
+            _use_hours(member, now, -charged_hours(now, member.holiday_until, zones, math.floor))
         if until is None:
             member.holiday_until = now
         else:
-            need = math.ceil((until - now).total_seconds() / HOUR)
+            need = charged_hours(now, until, zones)
             left = vacation_left(club, member, now)
             if need > left:
                 raise Invalid(f"you have {left} vacation hours left this year; this holiday takes {need}",
