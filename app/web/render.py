@@ -11,6 +11,7 @@ from urllib.parse import quote
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 
 from app.errors import ClubError
 from app.games.registry import descriptors
@@ -54,11 +55,12 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "error_text": lambda code, fallback=None: error_text(_, code, fallback),
         # The games, from their descriptors: names, settings, rules pages.
         "games": games,
-        # a seat's shown name: a computer player's "Računar Mile", else the member's name
+        # a seat's shown name: a computer player's mark and name (computer_name), else the member's name
         # (a bot account's: "{name} (bot of {owner})")
-        "seat_name": lambda seat: (_("Computer {name}").format(name=seat["bot_name"]) if seat.get("bot_name")
+        "seat_name": lambda seat: (computer_name(_, seat["bot_name"]) if seat.get("bot_name")
                                    else _("{name} (bot of {owner})").format(name=seat.get("name"), owner=seat["bot_owner"])
                                    if seat.get("bot_owner") else seat.get("name")),
+        "computer_name": lambda name: computer_name(_, name),
         "game_name": lambda code: games[code].name(lang) if code in games else code,
         "settings_text": lambda code, settings: games[code].describe_settings(settings, lang) if code in games else "",
         # a slow partie's times: "2 d 3 h", "5 h 10 min"; a timer: "60 s", "12 hours"
@@ -66,6 +68,16 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "timer_text": lambda seconds: timer_text(_, seconds),
         **extra,
     }
+
+
+COMPUTER_NAME = Markup('<span class="computer-player" title="{title}"><span class="computer-mark" role="img" '
+                       'aria-label="{title}"></span>{name}</span>')
+
+
+def computer_name(_: Callable[[str], str], name: str) -> Markup:
+    """A computer player's name as the lists show it (issue 39; static/js/common.js's
+    ``K.computerName``): the computer's mark, an image named "računar", before "Mile"."""
+    return COMPUTER_NAME.format(title=_("computer"), name=name)
 
 
 def render(request: Request, name: str, ctx: dict[str, Any], status: int = 200) -> HTMLResponse:

@@ -16,6 +16,7 @@
   const sheet = document.getElementById("final-sheet");
   const CARD_RE = /^[789TJQKA][SDHC]$/;
   const players = data.players;
+  for (const [shown, name] of Object.entries(data.computers || {})) K.computers.set(shown, name);
 
   const G = K.games[data.game];
   const box = document.getElementById("replay");
@@ -161,7 +162,7 @@
     const hands = K.el("div.replay-hands");
     cur.hands.forEach((cards, s) => {
       const row = K.el("div.replay-hand" + (s === acting ? ".acting" : ""), { dataset: { seat: String(s) } },
-        K.el("span.rh-name", { text: players[s] }));
+        K.el("span.rh-name", { title: players[s] }, K.playerNode(players[s])));
       const cs = K.el("span.rh-cards");
       C.sortHand(cards).forEach((c) => cs.append(C.card(c, { small: true })));
       row.append(cs);
@@ -267,7 +268,7 @@
       body.append(K.el("tr" + (row.mistake ? ".mistake" : "") + (row.saved ? ".lost" : ""), {
         tabindex: "0", dataset: { step: String(row.step), seat: String(row.seat), unit: row.unit || "" },
         onclick: () => show(row.step), onkeydown: (ev) => { if (ev.key === "Enter") show(row.step); },
-      }, K.el("td.an-step", { text: String(row.step) }), K.el("td.an-player", { text: players[row.seat] }),
+      }, K.el("td.an-step", { text: String(row.step) }), K.el("td.an-player", null, K.playerNode(players[row.seat])),
       K.el("td.an-word", null, wordCells(row.word)),
       row.best === null ? K.el("td.an-best.muted", { text: K.T("not analysed") }) : K.el("td.an-best", null, wordCells(row.best)),
       saved));

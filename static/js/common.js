@@ -38,6 +38,21 @@
     return e;
   };
 
+  /* A computer player's name as seats, sheets and lists show it (issue 39): the computer's
+     mark (an image named "computer") before his short name ("Mile"), titled "computer", so
+     it is never a member's name and never cut to "Račun…". The texts' full names ("Računar
+     Mile", from the table's and the replay's names) are registered in ``K.computers``, so a
+     sheet's header draws any of them so (``K.playerNode``). */
+  K.computers = new Map(); // full shown name -> short name
+  K.computerName = (name) => K.el("span.computer-player", { title: K.T("computer") },
+    K.el("span.computer-mark", { role: "img", "aria-label": K.T("computer") }), name);
+  K.playerNode = (shown) => (K.computers.has(shown) ? K.computerName(K.computers.get(shown)) : shown);
+  K.computerShown = function (name) {
+    const shown = K.T("Computer {name}", { name });
+    K.computers.set(shown, name);
+    return shown;
+  };
+
   K.clear = function (e) { e.replaceChildren(); return e; }; // all at once: one DOM change, not one per child
   /* The page changed only where it changes (a part put in again is painted again). */
   K.setIfChanged = function (el, prop, value) {

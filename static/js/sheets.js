@@ -59,7 +59,7 @@
     const deals = (result && result.deals) || [];
     const table = K.el("table.plain-sheet", { "aria-label": K.T("Score sheet") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }));
-    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", text: p })));
+    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", title: p }, K.playerNode(p))));
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
     const running = players.map(() => 0);

@@ -39,7 +39,7 @@
   }
   ctl.base = () => (ctl.seat === null ? 0 : ctl.seat);
   ctl.rel = (s) => (((s - ctl.base()) % n) + n) % n;
-  ctl.name = (s) => (ctl.seats[s] && (ctl.seats[s].bot_name ? K.T("Computer {name}", { name: ctl.seats[s].bot_name })
+  ctl.name = (s) => (ctl.seats[s] && (ctl.seats[s].bot_name ? K.computerShown(ctl.seats[s].bot_name)
     : ctl.seats[s].bot_owner ? K.T("{name} (bot of {owner})", { name: ctl.seats[s].name, owner: ctl.seats[s].bot_owner })
     : ctl.seats[s].name)) || `#${s + 1}`;
   ctl.names = () => Array.from({ length: n }, (_, s) => ctl.name(s));
@@ -227,7 +227,7 @@
     if (box.dataset.seat !== String(s)) box.dataset.seat = String(s);
     const parts = [];
     const nameRow = K.el("div.seat-name", null,
-      K.el("span.name", { text: ctl.name(s) }),
+      K.el("span.name", info.bot_name ? null : { text: ctl.name(s) }, info.bot_name ? K.computerName(info.bot_name) : null),
       s === ctl.seat ? K.el("small.you", { text: ` (${K.T("You")})` }) : null);
     const marks = K.el("div.marks");
     if (info.computer && !info.bot_name) marks.append(K.el("span.mark.bot", { text: K.T("computer") }));

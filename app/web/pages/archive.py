@@ -91,7 +91,10 @@ def archive_partie(partie_id: int, request: Request, club: ClubDep, member: Opti
         players = [_("Computer {name}").format(name=s["bot_name"]) if s.get("bot_name") else name
                    for s, name in zip(summary["seats"], sheet["players"])]
         sheet = {**sheet, "players": players}
-        data = {"game": summary["game"], "players": players, "view": view, "status": summary["status"]}
+        # the computer players' full names -> their short ones (archive.js marks them: K.computers)
+        computers = {shown: s["bot_name"] for s, shown in zip(summary["seats"], players) if s.get("bot_name")}
+        data = {"game": summary["game"], "players": players, "computers": computers, "view": view,
+                "status": summary["status"]}
         return {"sheet": sheet, "sheet_json": html_json(data)}
 
     return partie_page(request, club, member, partie_id, "archive_partie.html", sheet_and_view)

@@ -41,7 +41,7 @@
     const deals = (result && result.deals) || [];
     const table = K.el("table.lora-sheet", { "aria-label": K.T("Score sheet") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
-    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", text: p })));
+    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", title: p }, K.playerNode(p))));
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
     const running = players.map(() => 0);
@@ -92,7 +92,7 @@
     const deals = (result && result.deals) || [];
     const table = K.el("table.lora-sheet.lorum-sheet", { "aria-label": K.T("Score sheet") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
-    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", text: p })));
+    players.forEach((p, i) => head.append(K.el("th" + (i === mySeat ? ".me" : ""), { scope: "col", title: p }, K.playerNode(p))));
     head.append(K.el("th.bank-col", { scope: "col", title: K.T("Bank after the deal"), text: K.T("Bank") }));
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
@@ -161,7 +161,7 @@
     if (!deals.length) return K.el("p.muted.hand-list-empty", { text: K.T("No deals yet.") });
     const table = K.el("table.hand-list.deal-list", { "aria-label": K.T("Deals played") });
     const head = K.el("tr", null, K.el("th", { scope: "col", text: "#" }), K.el("th", { scope: "col", text: K.T("Contract") }));
-    players.forEach((p) => head.append(K.el("th", { scope: "col", text: p })));
+    players.forEach((p) => head.append(K.el("th", { scope: "col", title: p }, K.playerNode(p))));
     const bank = deals.some((d) => "bank" in d);
     if (bank) head.append(K.el("th", { scope: "col", text: K.T("Bank") }));
     table.append(K.el("caption", { text: K.T("Deals played, the last first") }), K.el("thead", null, head));

@@ -49,13 +49,13 @@
     const grid = K.el("div.papir-grid");
     (papir.players || []).forEach((p, s) => {
       const sec = K.el("section.p-player" + (s === mySeat ? ".me" : "") + (p.kapa ? ".has-kapa" : ""), { dataset: { seat: String(s) } });
-      sec.append(K.el("h3.p-name", { text: players[s] }));
+      sec.append(K.el("h3.p-name", null, K.playerNode(players[s])));
       const cols = K.el("div.p-cols");
       const leftName = players[p.left.against];
       const rightName = players[p.right.against];
-      cols.append(K.el("div.p-head.left", { text: "← " + leftName }));
+      cols.append(K.el("div.p-head.left", { title: leftName }, "← ", K.playerNode(leftName)));
       cols.append(K.el("div.p-head.mid", { text: K.T("bule") }));
-      cols.append(K.el("div.p-head.right", { text: rightName + " →" }));
+      cols.append(K.el("div.p-head.right", { title: rightName }, K.playerNode(rightName), " →"));
       cols.append(column(p.left.supe, "left", `${K.T("supe")} ${leftName}`));
       const mid = K.el("div.p-mid");
       mid.append(refeMarks(p.refe || { open: 0, played: 0 }));
@@ -92,7 +92,7 @@
     const table = K.el("table.reckoning", { "aria-label": K.T("Final reckoning") },
       K.el("caption", { text: K.T("Final reckoning") }));
     const head = K.el("tr", null, K.el("th", { scope: "col" }));
-    players.forEach((p) => head.append(K.el("th", { scope: "col", text: p })));
+    players.forEach((p) => head.append(K.el("th", { scope: "col", title: p }, K.playerNode(p))));
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
     const rows = [
