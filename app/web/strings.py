@@ -139,6 +139,13 @@ NOTICE_STRINGS = [
     # the header's bell: push notices on this device (static/js/push.js)
     N_("Notices on this device: on"), N_("Notices on this device: off"),
     N_("Notices are blocked in this browser's settings"), N_("Notices could not be switched on"),
+    # why switching them on failed (issue 39)
+    N_("Notices are blocked in this browser's settings: allow them for this site, then click the bell again."),
+    N_("You did not allow notices; click the bell to be asked again."),
+    N_("Notices need a secure connection (HTTPS); this page is not served over one."),
+    N_("This browser cannot receive push notices."),
+    N_("The Club's server could not switch notices on (error {status}); try again later."),
+    N_("The browser's push service refused to subscribe ({error}); try again later."),
 ]
 
 # Every text the Club's table scripts show, translated into the page (``#klub-strings``);
@@ -194,6 +201,10 @@ JS_STRINGS = [
     N_("{d} d {h} h"), N_("{d} d"), N_("{h} h {m} min"), N_("{h} h"), N_("{m} min"),
     N_("{time} to decide"), N_("bank {time}"), N_("vacation {n} h"), N_("stands still"),
     N_("timed out: {n}"),
+    # why a slow clock stands, and until when (issue 39)
+    N_("weekend until Monday 00:00"), N_("{name} is on holiday until {date}"), N_(", then "),
+    # a computer player's mark, a bot's chat muted (issue 39)
+    N_("Mute"), N_("Unmute"), N_("Mute the chat of {name}"), N_("The chat of {name} is muted."),
     *NOTICE_STRINGS,
 ]
 

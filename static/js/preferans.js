@@ -55,9 +55,46 @@
     return w;
   }
 
+  /* What each word of the bidding box means (issue 39): its button's title and the legend
+     under the box (app/games/preferans/texts.py). */
+  const WORD_HINTS = {
+    moje: "I take the bid at the same value: the player nearer the first one has the precedence",
+    dalje: "I pass: out of the bidding for this hand",
+    igra: "I announce a game: I play without the talon, the value one more than the contract's",
+    betl: "Betl: the declarer must take no trick",
+    sans: "Sans: no trumps",
+    pik: "Pik: spades are trumps", karo: "Karo: diamonds are trumps", herc: "Herc: hearts are trumps", tref: "Tref: clubs are trumps",
+    slabija: "My suit would be weaker than one said: I drop out",
+    pratim: "I follow: I play against the declarer",
+    "ne pratim": "I do not follow: I sit this hand out",
+    sam: "I follow alone: the other opponent does not",
+    zovem: "I call the other opponent: he must play, I carry the responsibility",
+    kontra: "Kontra: the hand's value doubled; I carry all the responsibility",
+    rekontra: "Rekontra: the declarer doubles the kontra again",
+    moze: "We both follow, without a kontra",
+    "nosim sve": "The declarer takes all the tricks not played yet",
+    "nemam pad": "The declarer cannot fall: he passes, the tricks not played go to the opponents",
+  };
+  function wordHint(w) {
+    if (/^\d$/.test(w)) {
+      return K.T("A bid of value {n}: whoever wins the bidding plays that contract or a higher one, with the talon (2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)", { n: w });
+    }
+    if (w.startsWith("nudim ")) return K.T("The declarer offers the follower {n} tricks in all", { n: w.slice(6) });
+    return WORD_HINTS[w] ? K.T(WORD_HINTS[w]) : null;
+  }
+  /* The legend of the words on the buttons: each with what it means. */
+  function wordLegend(words) {
+    const list = K.el("dl.bid-legend-list");
+    for (const w of words) {
+      const hint = wordHint(w);
+      if (hint) list.append(K.el("dt", { dataset: { word: w } }, SUIT_OF[w] ? C().suitSpan(SUIT_OF[w]) : null, wordText(w)), K.el("dd", { text: hint }));
+    }
+    return list.childNodes.length ? K.el("details.bid-legend", null, K.el("summary", { text: K.T("What the words mean") }), list) : null;
+  }
+
   function wordButton(ctl, w, cls) {
     return K.el("button.word" + (PASSIVE.has(w) ? ".pass" : "") + (cls ? "." + cls : ""),
-      { type: "button", dataset: { word: w }, disabled: ctl.canAct() ? null : true, onclick: () => ctl.act(w) },
+      { type: "button", dataset: { word: w }, title: wordHint(w), disabled: ctl.canAct() ? null : true, onclick: () => ctl.act(w) },
       SUIT_OF[w] ? C().suitSpan(SUIT_OF[w]) : null, wordText(w));
   }
 
@@ -370,6 +407,15 @@
         const box = K.el("div.bid-box.offers", { role: "group", "aria-label": K.T("Offers of the declarer") }, K.el("h3", { text: K.T("Offers of the declarer") }));
         offers.forEach((w) => box.append(wordButton(ctl, w)));
         ui.controls.append(box);
+      }
+      if (!p) {
+        const legend = wordLegend([...main, ...offers]);
+        if (legend) {
+          // kept open or closed across redraws
+          legend.open = !!ctl.legendOpen;
+          legend.addEventListener("toggle", () => { ctl.legendOpen = legend.open; });
+          ui.controls.append(legend);
+        }
       }
       const side = words.filter((w) => SIDE_WORDS.includes(w));
       if (side.length && !p) {

@@ -8,8 +8,40 @@
   const K = window.Klub;
   const btn = document.getElementById("push-toggle");
   const me = document.querySelector(".who .me");
-  if (!btn || !me || !window.isSecureContext || !("serviceWorker" in navigator) || !("PushManager" in window) ||
-      !("Notification" in window)) return;
+  if (!btn || !me) return;
+  /* When switching notices on fails the page says why (issue 39), in a note among the
+     toasts (#toasts, role=status) with its ×: blocked, not allowed, unsupported, a server's
+     or the push service's error. */
+  const REASONS = {
+    denied: "Notices are blocked in this browser's settings: allow them for this site, then click the bell again.",
+    dismissed: "You did not allow notices; click the bell to be asked again.",
+    insecure: "Notices need a secure connection (HTTPS); this page is not served over one.",
+    unsupported: "This browser cannot receive push notices.",
+    server: "The Club's server could not switch notices on (error {status}); try again later.",
+    service: "The browser's push service refused to subscribe ({error}); try again later.",
+  };
+  class Failure extends Error {
+    constructor(why, values) { super(why); this.why = why; this.values = values || {}; }
+  }
+  function say(why, values) {
+    const toasts = document.getElementById("toasts");
+    const text = K.T(REASONS[why], values);
+    if (!toasts) { btn.title = text; return; }
+    for (const old of toasts.querySelectorAll(".toast[data-kind=push]")) old.remove();
+    const close = K.el("button.toast-close", { type: "button", "aria-label": K.T("Close"), text: "×" });
+    const note = K.el("div.toast.push-failed", { dataset: { kind: "push", why } }, K.el("span.toast-text", { text }), close);
+    close.addEventListener("click", () => note.remove());
+    toasts.prepend(note);
+  }
+  const missing = !window.isSecureContext ? "insecure"
+    : !("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window) ? "unsupported" : null;
+  if (missing) { // the bell is there, and says why it cannot work here
+    btn.hidden = false;
+    btn.title = K.T(REASONS[missing]);
+    btn.querySelector(".sr-only").textContent = btn.title;
+    btn.addEventListener("click", () => say(missing));
+    return;
+  }
   const FLAG = `klub-push:${me.dataset.me}`; // "on": this member switched notices on on this device
   const SYNCED = `klub-push-synced:${me.dataset.me}`; // what the server last got from this device
   const token = document.querySelector('form[action="/logout"] input[name=csrf]');
@@ -34,8 +66,8 @@
   }
 
   async function serverKey() {
-    const r = await fetch("/api/push/key", { headers: { Accept: "application/json" } });
-    if (!r.ok) throw new Error("no key");
+    const r = await fetch("/api/push/key", { headers: { Accept: "application/json" } }).catch(() => null);
+    if (!r || !r.ok) throw new Failure("server", { status: r ? r.status : "–" });
     return bytes((await r.json()).public_key);
   }
 
@@ -48,19 +80,28 @@
       await sub.unsubscribe();
       sub = null;
     }
-    return sub || reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    if (sub) return sub;
+    try {
+      return await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    } catch (e) {
+      throw new Failure("service", { error: (e && (e.message || e.name)) || "?" });
+    }
   }
 
   async function send(sub) {
     const r = await fetch("/api/push/subscriptions", { method: "POST", headers: JSON_HEADERS,
-      body: JSON.stringify({ ...sub.toJSON(), lang: K.lang }) });
-    if (!r.ok) throw new Error("refused");
+      body: JSON.stringify({ ...sub.toJSON(), lang: K.lang }) }).catch(() => null);
+    if (!r || !r.ok) throw new Failure("server", { status: r ? r.status : "–" });
     localStorage.setItem(SYNCED, mark(sub));
   }
 
   async function switchOn() {
     const permission = await Notification.requestPermission();
-    if (permission !== "granted") { paint(false, permission === "denied"); return; }
+    if (permission !== "granted") {
+      paint(false, permission === "denied");
+      say(permission === "denied" ? "denied" : "dismissed");
+      return;
+    }
     await send(await subscription(await navigator.serviceWorker.ready));
     localStorage.setItem(FLAG, "on");
     paint(true);
@@ -96,6 +137,8 @@
     } catch (e) {
       paint(false);
       btn.title = K.T("Notices could not be switched on");
+      if (e instanceof Failure) say(e.why, e.values);
+      else say("service", { error: (e && (e.message || e.name)) || "?" });
     } finally {
       busy = false;
       btn.disabled = false;

@@ -107,4 +107,34 @@ TEXTS = catalog({
     "Otpis at the round's deadline": "Otpis na isteku roka kola",
     "The round's last hand was played: the partie ended by otpis": "Odigrana je poslednja ruka kola: partija je završena otpisom",
     "The round's time ran out: the partie ended by otpis": "Istekao je rok kola: partija je završena otpisom",
+    # What each word of the bidding box means (issue 39): its button's title, and the
+    # legend under the box (static/js/preferans.js, WORD_HINTS)
+    "What the words mean": "Šta znače reči",
+    "A bid of value {n}: whoever wins the bidding plays that contract or a higher one, with the talon (2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)":
+        "Licitacija vrednosti {n}: ko dobije licitaciju igra taj ili viši kontrakt, sa talonom (2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)",
+    "I take the bid at the same value: the player nearer the first one has the precedence":
+        "Prihvatam licitaciju iste vrednosti: prednost ima igrač bliži prvom",
+    "I pass: out of the bidding for this hand": "Ne licitiram dalje: ispadam iz licitacije u ovoj ruci",
+    "I announce a game: I play without the talon, the value one more than the contract's":
+        "Prijavljujem igru: igram bez talona, vrednost za jedan veća od kontrakta",
+    "Betl: the declarer must take no trick": "Betl: odigravač ne sme da odnese nijedan štih",
+    "Sans: no trumps": "Sans: bez aduta",
+    "Pik: spades are trumps": "Pik: adut je pik",
+    "Karo: diamonds are trumps": "Karo: adut je karo",
+    "Herc: hearts are trumps": "Herc: adut je herc",
+    "Tref: clubs are trumps": "Tref: adut je tref",
+    "My suit would be weaker than one said: I drop out": "Moja boja je slabija od već rečene: ispadam",
+    "I follow: I play against the declarer": "Pratim: igram protiv odigravača",
+    "I do not follow: I sit this hand out": "Ne pratim: ne igram ovu ruku",
+    "I follow alone: the other opponent does not": "Pratim sam: drugi protivnik ne prati",
+    "I call the other opponent: he must play, I carry the responsibility":
+        "Zovem drugog protivnika: mora da igra, odgovornost nosim ja",
+    "Kontra: the hand's value doubled; I carry all the responsibility":
+        "Kontra: vrednost ruke se udvostručuje; svu odgovornost nosim ja",
+    "Rekontra: the declarer doubles the kontra again": "Rekontra: odigravač još jednom udvostručuje kontru",
+    "We both follow, without a kontra": "Obojica pratimo, bez kontre",
+    "The declarer takes all the tricks not played yet": "Odigravač nosi sve štihove koji još nisu odigrani",
+    "The declarer cannot fall: he passes, the tricks not played go to the opponents":
+        "Odigravač ne može da padne: prolazi, neodigrani štihovi idu protivnicima",
+    "The declarer offers the follower {n} tricks in all": "Odigravač nudi pratiocu ukupno {n} štiha",
 })
