@@ -90,6 +90,23 @@ def _cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_problems(args: argparse.Namespace) -> int:
+    from app.club import Club
+    from app.config import get_settings
+    from app.db.migrate import upgrade
+    from app.problems.feed import backfill
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    club = Club.from_settings(settings)
+    try:
+        parties, problems = backfill(club, args.limit, args.game or None, say=print if args.verbose else None)
+    finally:
+        club.db.dispose()
+    print(f"{parties} finished parties mined: {problems} problems")
+    return 0
+
+
 def _cmd_backup(args: argparse.Namespace) -> int:
     return _backup_command(args, "backup")
 
@@ -233,6 +250,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ratings", help="ratings: 'rebuild' recomputes every rating from the archive")
     p.add_argument("action", choices=("rebuild",))
     p.set_defaults(func=_cmd_ratings)
+
+    p = sub.add_parser("problems", help="problems: 'backfill' mines the finished parties not mined yet (the archive)")
+    p.add_argument("action", choices=("backfill",))
+    p.add_argument("--limit", type=int, default=None, help="mine at most this many parties")
+    p.add_argument("--game", choices=codes(), default=None)
+    p.add_argument("--verbose", action="store_true", help="a line per partie")
+    p.set_defaults(func=_cmd_problems)
 
     p = sub.add_parser("backup", help="copy the database to FILE while the Club serves (SQLite file, or pg_dump's archive)")
     p.add_argument("file")

@@ -14,10 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from app.games.base import KeepsPapir, PartieEngine, ShowsDeals
 from app.games.tournament import TournamentRules
+
+if TYPE_CHECKING:
+    from app.games.problems import ProblemRules
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,9 @@ class GameDescriptor:
     # every legal word's open-cards value (app/analysis/); False: no analysis of this game.
     analysis: bool = False
     analysis_unit: str = "points"  # what the analysis counts as lost: "points", "chips" or "tricks"
+    # The Club's problems from its finished deals (app/problems/): what a clear problem is,
+    # its theme and its question (app/games/problems.py); None: no problems of this game.
+    problems: ProblemRules | None = None
     # The table script under static/js/ that draws this game (several games may share one);
     # a game without one of its own is drawn by the plain table (static/js/plain.js: the
     # hand, the trick, the words, the generic score sheet of its result).

@@ -28,6 +28,8 @@ from app.parties.visibility import TableGate
 from app.push import worker as push_worker
 from app.ratings import service as ratings
 from app.profiles.router import router as profiles_router
+from app.problems import feed as problems_feed
+from app.problems.router import router as problems_router
 from app.ratings.router import router as ratings_router
 from app.tables.deadlines import resume_running, watch_deadlines
 from app.tables.router import router as tables_router
@@ -78,6 +80,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # tables (rated once their round has ended, rulings T11): in this order.
     tournament_rounds.subscribe(club)
     ratings.subscribe(club)  # rates parties as they end, off the word path
+    app_miner = problems_feed.subscribe(club)  # mines finished parties' problems in the analysis workers
     push_worker.attach(club, push.describe)  # push notices: fed by notices.tell, sent in the background
 
     @asynccontextmanager
@@ -116,6 +119,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     app.state.club = club
     app.state.table_connections = {}
+    app.state.miner = app_miner
     app.state.table_gate = TableGate()  # app/deps.py: the routes that name a partie
 
     app.add_middleware(NulMiddleware)  # inside the security middleware: its refusals get the headers
@@ -124,7 +128,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     metrics.install(app, club)  # after the error handlers (it counts them), around the security middleware
     # Outermost: every layer, uvicorn's access log included, sees the client behind the proxies.
     app.add_middleware(proxies.ClientMiddleware, trusted=settings.trusted_proxies)
-    for router in (members_router, profiles_router, vacation_router, bots_router, bot_api_router, parties_router, analysis_router, ratings_router, tournaments_router, leagues_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, assets.router, health.router, metrics.router):
+    for router in (members_router, profiles_router, vacation_router, bots_router, bot_api_router, parties_router, analysis_router, problems_router, ratings_router, tournaments_router, leagues_router, tables_router, push.router, ws_router, notices_ws.router, pages.router, pwa.router, assets.router, health.router, metrics.router):
         include_flat(app, router)
     static = ROOT / "static"
     if static.is_dir():

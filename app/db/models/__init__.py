@@ -17,6 +17,7 @@ from app.db.models.ratings import Rating, RatingEvent
 from app.db.models.tournaments import Tournament, TournamentPlayer, TournamentRound
 from app.db.models.leagues import League, LeagueEvening, LeagueMember, LeagueOrganizer, LeagueReminder, LeagueSkip
 from app.db.models.push import PushKey, PushMessage, PushSubscription
+from app.db.models.problems import Problem, ProblemAttempt, ProblemFlag, ProblemRating, ProblemSource
 
 __all__ = [
     "NAMING", "Base",
@@ -27,4 +28,5 @@ __all__ = [
     "Tournament", "TournamentPlayer", "TournamentRound",
     "League", "LeagueMember", "LeagueSkip", "LeagueEvening", "LeagueOrganizer", "LeagueReminder",
     "PushSubscription", "PushMessage", "PushKey",
+    "Problem", "ProblemSource", "ProblemRating", "ProblemAttempt", "ProblemFlag",
 ]

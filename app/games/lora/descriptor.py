@@ -19,6 +19,7 @@ from app.games.descriptor import (
 from app.games.cards import names_of
 from app.games.lora.help import contract_help
 from app.games.lora.partie import LoraPartie
+from app.games.lora.problems import LORA_PROBLEMS
 from app.games.lora.texts import TEXTS
 from app.games.lora.tournament import LORA_TOURNAMENT
 from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES, LIBIJSKA
@@ -118,7 +119,7 @@ SETTINGS = (
 DESCRIPTOR = GameDescriptor(
     code="lora", engine=LoraPartie, script="lora.js", sheet="games/lora-sheet.js",
     rules=rules_pages("lora"), house_keys=("variant",),
-    analysis=True,
+    analysis=True, problems=LORA_PROBLEMS,
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja (libijska i sa 3)", "4 players, 28 deals (Libyan also with 3)"),
     rules_title=Text("Pravila lore", "Rules of Lora"),

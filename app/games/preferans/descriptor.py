@@ -8,6 +8,7 @@ from app.games.descriptor import GameDescriptor, SettingField, Text, hands_in_vi
 from app.games.preferans.help import contract_help
 from app.games.preferans.papir import declared_hands
 from app.games.preferans.partie import PreferansPartie
+from app.games.preferans.problems import PREFERANS_PROBLEMS
 from app.games.preferans.tournament import PREFERANS_TOURNAMENT
 from app.games.preferans.texts import TEXTS
 from app.games.preferans.settings import BULE_CHOICES, DEFAULT_BULE, DEFAULT_REFE, MAX_REFE
@@ -48,6 +49,6 @@ DESCRIPTOR = GameDescriptor(
     public_word=public_word, replay_table=replay_table, replay_hands=hands_in_views("hand", "cards"),
     keeps_papir=True, shows_deals=True, declared_hands=declared_hands,
     contract_help=contract_help,
-    analysis=True, analysis_unit="tricks",  # the cards played, valued in the declarer's tricks
+    analysis=True, analysis_unit="tricks", problems=PREFERANS_PROBLEMS,  # the cards played, valued in the declarer's tricks
     tournament=PREFERANS_TOURNAMENT, texts=TEXTS,
 )
