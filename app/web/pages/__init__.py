@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.web.pages import archive, leagues, lobby, members, profiles, replay, rules, standings, tables, tournaments
+from app.web.pages import archive, leagues, lobby, members, problems, profiles, replay, rules, standings, tables, tournaments
 
 router = APIRouter(include_in_schema=False)
-for module in (members, profiles, lobby, tables, archive, standings, tournaments, leagues, replay, rules):
+for module in (members, profiles, lobby, tables, archive, standings, tournaments, leagues, problems, replay, rules):
     router.include_router(module.router)

@@ -21,6 +21,7 @@ from app.parties.durations import settings_key, typical_minutes
 from app.parties.lookup import get_partie, open_table
 from app.tables import reads
 from app.parties.engines import game_of
+from app.problems.reads import problem_of_the_day
 from app.web.i18n import N_
 from app.web.forms import MemberFormDep
 from app.web.render import context, render, to_login
@@ -109,7 +110,8 @@ def _lobby_ctx(request, club, member, **extra):
         request, member, lobby=data, form=form, bot_levels=BOT_LEVELS, default_bot=DEFAULT_BOT,
         timers=TIMER_CHOICES, timer_auto=TIMER_AUTO, timer_with_people=TIMER_WITH_PEOPLE,
         slow_timers=slow.SLOW_TIMERS, bank_choices=BANK_CHOICES,
-        setting_name=setting_name, most_others=max(g.seats for g in games) - 1, **extra,
+        setting_name=setting_name, most_others=max(g.seats for g in games) - 1,
+        problem_of_the_day=problem_of_the_day(club), **extra,
     )
 
 

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.leagues import reading as leagues
+from app.problems import reads as problems
 from app.profiles import service as profiles
 from app.members import service as members
 from app.ratings.method import PROVISIONAL_PARTIES
@@ -37,6 +38,8 @@ async def profile_page(name: str, request: Request, club: ClubDep, member: Optio
     except ClubError as e:
         return error_page(request, member, e.code, e.message, e.status)
     data["leagues"] = (await run_in_threadpool(leagues.of_member, club, data["name"]))["leagues"]
+    data["problems"] = await run_in_threadpool(problems.history_of, club, data["name"], 10,
+                                               "en" if lang_of(request) == "en" else "sr")
     everyone = await run_in_threadpool(members.list_members, club.db, club.settings)
     others = [m["name"] for m in everyone if m["name"].lower() != data["name"].lower() and not m["disabled"]]
     charts = {g["game"]: rating_chart(g["history"]) for g in data["games"]}
