@@ -51,6 +51,21 @@ def online(club: Club) -> list[dict[str, Any]]:
             for bot_id, name, owner_name in up]
 
 
+def bot_card(club: Club, name: str) -> dict[str, Any] | None:
+    """What a bot's profile page shows to challenge it (None: ``name`` is no bot, or a
+    retired one): its name, owner and whether it is online now."""
+    owner = aliased(Member)
+    with club.db.read() as s:
+        row = s.execute(
+            select(Member.id, Member.name, owner.name).join(owner, owner.id == Member.bot_owner_id)
+            .where(Member.name_key == str(name).lower(), Member.role == BOT_ROLE, Member.disabled.is_(False))
+        ).first()
+    if row is None:
+        return None
+    bot_id, bot_name, owner_name = row
+    return {"name": bot_name, "owner": owner_name, "online": limits_of(club).stream_is_open(bot_id)}
+
+
 def challenge(club: Club, member: CurrentMember, name: str, game: str, settings: dict[str, Any] | None,
               timer: int | None, level: str | None) -> dict[str, Any]:
     """A proposal of ``member`` that invites the online bot ``name`` (seat 1), the Club's

@@ -30,7 +30,7 @@ router = APIRouter(prefix="/api/push", tags=["push"])
 # The texts of the pushes (the page's toasts say the same, static/js/notices.js).
 PUSH_TEXTS = {
     "invited": N_("{by} invites you to {game} #{partie}"),
-    "rematch": N_("{by} asks for a revanš: {game} #{partie}"),
+    "rematch": N_("{by} asks for a rematch: {game} #{partie}"),
     "started": N_("{game} #{partie} has started"),
     "turn": N_("Your turn: {game} #{partie}"),
     "reminder": N_("Reminder: your turn at {game} #{partie} is waiting, and its time is running out"),

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from app.games.descriptor import GameDescriptor
 from app.games.registry import descriptors
 from app.members import passwords
+from app.parties import declines
 from app.web.i18n import N_, gettext_for
 
 # The password rule (app/members/passwords.py), as the register form states it before.
@@ -15,7 +16,7 @@ PASSWORD_RULE = N_("A password has {min} to {max} characters and is not one of t
 # The name rule (app/members/service.py's NAME_PATTERN), as the register form states it before.
 NAME_RULE = N_("A name has 3 to 32 letters, digits, '.', '_' or '-'.")
 # The numbers the texts name: {min} and {max} are the password rule's.
-TEXT_VALUES = {"min": passwords.MIN_LENGTH, "max": passwords.MAX_LENGTH}
+TEXT_VALUES = {"min": passwords.MIN_LENGTH, "max": passwords.MAX_LENGTH, "reason_max": declines.MAX_REASON}
 
 # Error codes of the services -> what a member reads.
 ERROR_TEXTS = {
@@ -40,8 +41,8 @@ ERROR_TEXTS = {
     "too_many_registrations": N_("Too many new accounts from this address; try again later."),
     "bad_csrf": N_("This form has expired; reload the page and try again."),
     "same_member": N_("Choose another member to compare with."),
-    "not_finished": N_("A revanš can be asked for once the partie is over."),
-    "not_a_player": N_("Only a player of this partie may ask for a revanš."),
+    "not_finished": N_("A rematch can be asked for once the partie is over."),
+    "not_a_player": N_("Only a player of this partie may ask for a rematch."),
     "admin_only": N_("Only an admin may do that."),
     "invalid_reset_link": N_("This password reset link is not valid, or it was used already."),
     "reset_link_expired": N_("This password reset link has expired; ask an admin for a new one."),
@@ -89,7 +90,9 @@ ERROR_TEXTS = {
     "not_timed_out": N_("In a slow partie a seat goes to a computer player only after three timed-out decisions."),
     "not_reclaimable": N_("Your seat was not handed to a computer player by the others; there is nothing to take back."),
     # bot accounts (app/bots/)
-    "no_such_bot": N_("You have no bot with that name."),
+    "no_such_bot": N_("There is no bot with that name."),
+    "bot_offline": N_("That bot is not online now (its program is not connected): challenge it when it is, or invite it from the lobby."),
+    "invalid_reason": N_("A reason is one line of at most {reason_max} characters."),
     "too_many_bots": N_("You have as many bots as a member may have."),
     "too_many_tokens": N_("This bot has as many tokens as it may have; revoke one first."),
     "invalid_scopes": N_("Choose at least one scope for the token."),
@@ -101,6 +104,7 @@ ERROR_TEXTS = {
     "own_bot_at_table": N_("Fair play: a bot never sits at a table (or in a tournament) with its owner, nor with another bot of his."),
     "own_bot_table": N_("Your bot plays at this table: you can watch it once the partie is over."),
     "bots_not_allowed": N_("This tournament does not allow bots."),
+    "chat_rate_limited": N_("Too many chat messages in a minute; wait a little."),
     "unavailable": N_("The server cannot reach its database for a moment; try again in a few seconds."),  # app/db/outage.py: a 503
 }
 
@@ -127,11 +131,11 @@ TABLE_ERROR_TEXTS = {
 # The texts of the notices every member's page shows (static/js/notices.js), sent with
 # every page of a member as ``#klub-notice-strings``.
 NOTICE_STRINGS = [
-    N_("{by} invites you to {game} #{partie}"), N_("{by} asks for a revanš: {game} #{partie}"),
+    N_("{by} invites you to {game} #{partie}"), N_("{by} asks for a rematch: {game} #{partie}"),
     N_("{by} accepted your proposal: {game} #{partie}"), N_("{by} declined your proposal: {game} #{partie}"),
     N_("{by} took a seat at your proposal: {game} #{partie}"), N_("{game} #{partie} has started"),
     N_("Your turn: {game} #{partie}"), N_("Waiting for you: {n}"), N_("Accept"), N_("Decline"),
-    N_("To the table"), N_("Lobby"), N_("Close"), N_("Error"), N_("Revanš"),
+    N_("To the table"), N_("Lobby"), N_("Close"), N_("Error"), N_("Rematch"),
     N_("{game} #{partie} has ended"), N_("Score sheet and replay"),
     N_("{name}: round {round} has begun, your table is #{partie}"), N_("in {n} min"),
     N_("Reminder: {game} #{partie} waits for your move, your time is running out"),
@@ -195,7 +199,7 @@ JS_STRINGS = [
     N_("Tricks lost"), N_("Tricks lost in this deal"),
     N_("The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."),
     N_("Analysis of deal {n}"), N_("pts."), N_("points of the result"),
-    N_("Points lost in the bids and choices of this deal"),
+    N_("Points lost in the bids and choices of this deal"), N_("Points lost (bids and choices)"),
     N_("Bids, škart, contract, following and kontra are valued in points of the result: each word by the player's expected result against the table over 12 deals of the cards he could not see, each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra doubles the hand's value). Lower is better."),
     # a slow partie's clocks (static/js/slow.js)
     N_("{d} d {h} h"), N_("{d} d"), N_("{h} h {m} min"), N_("{h} h"), N_("{m} min"),

@@ -198,7 +198,7 @@
   // Decisions a game values in points of the result rather than in its cards' unit
   // (preferans' bids, škart, contract, following and kontra): their sum and how they are valued.
   const OTHER_UNITS = {
-    points: ["Points lost in the bids and choices of this deal",
+    points: ["Points lost in the bids and choices of this deal", "Points lost (bids and choices)",
       "Bids, škart, contract, following and kontra are valued in points of the result: each word by the player's expected result against the table over 12 deals of the cards he could not see, each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra doubles the hand's value). Lower is better."],
   };
   const ASK_AGAIN_MS = 1000;
@@ -259,12 +259,19 @@
       return;
     }
     const show = (step) => { st.step = step; draw(); box.scrollIntoView({ block: "nearest" }); };
-    const head = K.el("tr", null, ...["Step", "Player", "Played", "Best", LOST].map((t) => K.el("th", { scope: "col", text: K.T(t) })));
+    // A column per unit the rows are valued in, named by what it holds (issue 39): the
+    // game's own (its descriptor's analysis_unit: points, chips, tricks) and, where a row
+    // is valued otherwise (preferans' bids: points of the result), that unit's own column.
+    const others = Object.keys(OTHER_UNITS).filter((u) => data.rows.some((r) => r.unit === u));
+    const columns = [null, ...others];
+    const head = K.el("tr", null, ...["Step", "Player", "Played", "Best", LOST, ...others.map((u) => OTHER_UNITS[u][1])]
+      .map((t, i) => K.el("th", { scope: "col", dataset: i >= 4 ? { unit: columns[i - 4] || panel.dataset.unit || "points" } : null, text: K.T(t) })));
     const body = K.el("tbody");
     data.rows.forEach((row) => {
-      const unit = row.unit && OTHER_UNITS[row.unit] ? K.el("small.an-unit", { text: ` ${K.T("pts.")}`, title: K.T("points of the result") }) : null;
-      const saved = row.saved === null ? K.el("td.an-saved.muted", { text: "–" })
-        : K.el("td.an-saved", null, points(row.saved), unit, row.mistake ? K.el("b.mistake-mark", { title: K.T("Big mistake"), "aria-label": K.T("Big mistake") }, " !") : null);
+      const mine = row.unit && OTHER_UNITS[row.unit] ? row.unit : null;
+      const unit = mine ? K.el("small.an-unit", { text: ` ${K.T("pts.")}`, title: K.T("points of the result") }) : null;
+      const saved = columns.map((u) => (u !== mine ? K.el("td.an-none") : row.saved === null ? K.el("td.an-saved.muted", { text: "–" })
+        : K.el("td.an-saved", null, points(row.saved), unit, row.mistake ? K.el("b.mistake-mark", { title: K.T("Big mistake"), "aria-label": K.T("Big mistake") }, " !") : null)));
       body.append(K.el("tr" + (row.mistake ? ".mistake" : "") + (row.saved ? ".lost" : ""), {
         tabindex: "0", dataset: { step: String(row.step), seat: String(row.seat), unit: row.unit || "" },
         onclick: () => show(row.step), onkeydown: (ev) => { if (ev.key === "Enter") show(row.step); },
@@ -277,7 +284,6 @@
       data.lost.map((x, s) => K.el("span.an-lost", { dataset: { seat: String(s) } }, `${players[s]} ${points(x)}`))
         .flatMap((e, i) => (i ? [" · ", e] : [e])));
     panel.append(K.el("div.analysis-scroll", null, K.el("table.analysis-table", null, K.el("thead", null, head), body)), lost);
-    const others = Object.keys(OTHER_UNITS).filter((u) => data.rows.some((r) => r.unit === u));
     others.forEach((u) => {
       const sums = (data.lost_other && data.lost_other[u]) || data.lost.map(() => 0);
       panel.append(K.el("p.analysis-lost.analysis-lost-other", { dataset: { unit: u } }, K.el("b", { text: `${K.T(OTHER_UNITS[u][0])}: ` }),

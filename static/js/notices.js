@@ -21,7 +21,7 @@
   const watched = tournamentPage ? tournamentPage.dataset.tournament : null;
   const TEXTS = {
     invited: "{by} invites you to {game} #{partie}",
-    rematch: "{by} asks for a revanš: {game} #{partie}",
+    rematch: "{by} asks for a rematch: {game} #{partie}",
     accepted: "{by} accepted your proposal: {game} #{partie}",
     declined: "{by} declined your proposal: {game} #{partie}",
     joined: "{by} took a seat at your proposal: {game} #{partie}",
