@@ -225,6 +225,19 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_docs_bots(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from app.bots.gamedocs import bots_games_text
+
+    text = bots_games_text()
+    if args.write:
+        Path(args.write).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app", description="Klub, the card club.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -239,6 +252,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--settings", help="table settings as JSON, e.g. '{\"bule\": 60, \"refe\": 2}'")
     p.add_argument("--players", help="comma-separated display names in seat order")
     p.set_defaults(func=_cmd_random_partie)
+
+    p = sub.add_parser("docs-bots", help="print (or --write) the bots' page per game: views and words (docs/bots-games.md)")
+    p.add_argument("--write", metavar="FILE", help="write it to FILE (docs/bots-games.md) instead of printing it")
+    p.set_defaults(func=_cmd_docs_bots)
 
     p = sub.add_parser("migrate", help="upgrade the database to the current schema")
     p.set_defaults(func=_cmd_migrate)

@@ -56,31 +56,10 @@
   }
 
   /* What each word of the bidding box means (issue 39): its button's title and the legend
-     under the box (app/games/preferans/texts.py). */
-  const WORD_HINTS = {
-    moje: "I take the bid at the same value: the player nearer the first one has the precedence",
-    dalje: "I pass: out of the bidding for this hand",
-    igra: "I announce a game: I play without the talon, the value one more than the contract's",
-    betl: "Betl: the declarer must take no trick",
-    sans: "Sans: no trumps",
-    pik: "Pik: spades are trumps", karo: "Karo: diamonds are trumps", herc: "Herc: hearts are trumps", tref: "Tref: clubs are trumps",
-    slabija: "My suit would be weaker than one said: I drop out",
-    pratim: "I follow: I play against the declarer",
-    "ne pratim": "I do not follow: I sit this hand out",
-    sam: "I follow alone: the other opponent does not",
-    zovem: "I call the other opponent: he must play, I carry the responsibility",
-    kontra: "Kontra: the hand's value doubled; I carry all the responsibility",
-    rekontra: "Rekontra: the declarer doubles the kontra again",
-    moze: "We both follow, without a kontra",
-    "nosim sve": "The declarer takes all the tricks not played yet",
-    "nemam pad": "The declarer cannot fall: he passes, the tricks not played go to the opponents",
-  };
+     under the box, the descriptor's "hint:<word>" texts (app/games/preferans/texts.py). */
   function wordHint(w) {
-    if (/^\d$/.test(w)) {
-      return K.T("A bid of value {n}: whoever wins the bidding plays that contract or a higher one, with the talon (2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)", { n: w });
-    }
-    if (w.startsWith("nudim ")) return K.T("The declarer offers the follower {n} tricks in all", { n: w.slice(6) });
-    return WORD_HINTS[w] ? K.T(WORD_HINTS[w]) : null;
+    const id = "hint:" + w;
+    return K.T(id) === id ? null : K.T(id);
   }
   /* The legend of the words on the buttons: each with what it means. */
   function wordLegend(words) {

@@ -5,7 +5,7 @@ Serbian."""
 
 from __future__ import annotations
 
-from app.games.descriptor import catalog
+from app.games.descriptor import Text, catalog
 
 TEXTS = catalog({
     "dealer": "delilac",
@@ -107,34 +107,51 @@ TEXTS = catalog({
     "Otpis at the round's deadline": "Otpis na isteku roka kola",
     "The round's last hand was played: the partie ended by otpis": "Odigrana je poslednja ruka kola: partija je završena otpisom",
     "The round's time ran out: the partie ended by otpis": "Istekao je rok kola: partija je završena otpisom",
-    # What each word of the bidding box means (issue 39): its button's title, and the
-    # legend under the box (static/js/preferans.js, WORD_HINTS)
     "What the words mean": "Šta znače reči",
-    "A bid of value {n}: whoever wins the bidding plays that contract or a higher one, with the talon (2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)":
-        "Licitacija vrednosti {n}: ko dobije licitaciju igra taj ili viši kontrakt, sa talonom (2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)",
-    "I take the bid at the same value: the player nearer the first one has the precedence":
-        "Prihvatam licitaciju iste vrednosti: prednost ima igrač bliži prvom",
-    "I pass: out of the bidding for this hand": "Ne licitiram dalje: ispadam iz licitacije u ovoj ruci",
-    "I announce a game: I play without the talon, the value one more than the contract's":
-        "Prijavljujem igru: igram bez talona, vrednost za jedan veća od kontrakta",
-    "Betl: the declarer must take no trick": "Betl: odigravač ne sme da odnese nijedan štih",
-    "Sans: no trumps": "Sans: bez aduta",
-    "Pik: spades are trumps": "Pik: adut je pik",
-    "Karo: diamonds are trumps": "Karo: adut je karo",
-    "Herc: hearts are trumps": "Herc: adut je herc",
-    "Tref: clubs are trumps": "Tref: adut je tref",
-    "My suit would be weaker than one said: I drop out": "Moja boja je slabija od već rečene: ispadam",
-    "I follow: I play against the declarer": "Pratim: igram protiv odigravača",
-    "I do not follow: I sit this hand out": "Ne pratim: ne igram ovu ruku",
-    "I follow alone: the other opponent does not": "Pratim sam: drugi protivnik ne prati",
-    "I call the other opponent: he must play, I carry the responsibility":
-        "Zovem drugog protivnika: mora da igra, odgovornost nosim ja",
-    "Kontra: the hand's value doubled; I carry all the responsibility":
-        "Kontra: vrednost ruke se udvostručuje; svu odgovornost nosim ja",
-    "Rekontra: the declarer doubles the kontra again": "Rekontra: odigravač još jednom udvostručuje kontru",
-    "We both follow, without a kontra": "Obojica pratimo, bez kontre",
-    "The declarer takes all the tricks not played yet": "Odigravač nosi sve štihove koji još nisu odigrani",
-    "The declarer cannot fall: he passes, the tricks not played go to the opponents":
-        "Odigravač ne može da padne: prolazi, neodigrani štihovi idu protivnicima",
-    "The declarer offers the follower {n} tricks in all": "Odigravač nudi pratiocu ukupno {n} štiha",
 })
+
+# What each word means (issue 39): "hint:<word>" -> its text, the bidding box's buttons'
+# titles and legend (static/js/preferans.js) and the bots' per-game page (docs/bots-games.md).
+_BID = ("A bid of value {n}: whoever wins the bidding plays that contract or a higher one, with the talon "
+        "(2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)",
+        "Licitacija vrednosti {n}: ko dobije licitaciju igra taj ili viši kontrakt, sa talonom "
+        "(2 pik, 3 karo, 4 herc, 5 tref, 6 betl, 7 sans)")
+_OFFER = ("The declarer offers the follower {n} tricks in all", "Odigravač nudi pratiocu ukupno {n} štiha")
+WORD_HINTS: dict[str, Text] = {
+    **{str(n): Text(_BID[1].format(n=n), _BID[0].format(n=n)) for n in range(2, 8)},
+    "moje": Text("Prihvatam licitaciju iste vrednosti: prednost ima igrač bliži prvom",
+                 "I take the bid at the same value: the player nearer the first one has the precedence"),
+    "dalje": Text("Dalje: ispadam iz licitacije (ili ne prijavljujem igru) u ovoj ruci",
+                  "I pass: out of the bidding (or no game announced) for this hand"),
+    "igra": Text("Prijavljujem igru: igram bez talona, vrednost za jedan veća od kontrakta",
+                 "I announce a game: I play without the talon, the value one more than the contract's"),
+    "betl": Text("Betl: odigravač ne sme da odnese nijedan štih", "Betl: the declarer must take no trick"),
+    "sans": Text("Sans: bez aduta", "Sans: no trumps"),
+    "pik": Text("Pik: adut je pik", "Pik: spades are trumps"),
+    "karo": Text("Karo: adut je karo", "Karo: diamonds are trumps"),
+    "herc": Text("Herc: adut je herc", "Herc: hearts are trumps"),
+    "tref": Text("Tref: adut je tref", "Tref: clubs are trumps"),
+    "slabija": Text("Moja boja je slabija od već rečene: ispadam", "My suit would be weaker than one said: I drop out"),
+    "pratim": Text("Pratim: igram protiv odigravača", "I follow: I play against the declarer"),
+    "ne pratim": Text("Ne pratim: ne igram ovu ruku", "I do not follow: I sit this hand out"),
+    "sam": Text("Pratim sam: drugi protivnik ne prati", "I follow alone: the other opponent does not"),
+    "zovem": Text("Zovem drugog protivnika: mora da igra, odgovornost nosim ja",
+                  "I call the other opponent: he must play, I carry the responsibility"),
+    "kontra": Text("Kontra: vrednost ruke se udvostručuje; svu odgovornost nosim ja",
+                   "Kontra: the hand's value doubled; I carry all the responsibility"),
+    "rekontra": Text("Rekontra: odigravač još jednom udvostručuje kontru", "Rekontra: the declarer doubles the kontra again"),
+    "moze": Text("Obojica pratimo, bez kontre", "We both follow, without a kontra"),
+    "nosim sve": Text("Odigravač nosi sve štihove koji još nisu odigrani", "The declarer takes all the tricks not played yet"),
+    "nemam pad": Text("Odigravač ne može da padne: prolazi, neodigrani štihovi idu protivnicima",
+                      "The declarer cannot fall: he passes, the tricks not played go to the opponents"),
+    "prihvatam": Text("Prihvatam ponudu", "I accept the offer"),
+    "odbijam": Text("Odbijam ponudu: igra ide dalje", "I refuse the offer: play goes on"),
+    "otpis": Text("Otpis: predlažem da se partija sada završi, preostale bule se dele (odeljak 14)",
+                  "Otpis: I propose to end the partie now, the bule left shared out (section 14)"),
+    "preuzimam pad": Text("Preuzimam pad drugog pratioca (odlazak u bulu)", "I take over the other follower's fall (odlazak u bulu)"),
+    "vracam pad": Text("Vraćam preuzeti pad", "I give back the fall I took over"),
+    "skart <card> <card>": Text("Škart: dve karte koje odigravač baca posle talona",
+                                "Škart: the two cards the declarer discards after the talon"),
+    **{f"nudim {n}": Text(_OFFER[1].format(n=n), _OFFER[0].format(n=n)) for n in (2, 3, 4, "<n>")},
+}
+TEXTS.update({f"hint:{word}": text for word, text in WORD_HINTS.items()})
