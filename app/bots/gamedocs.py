@@ -12,6 +12,7 @@ then suit), each with its meaning where the descriptor's texts give one (``hint:
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -181,6 +182,11 @@ it says a word of `legal`.
 
 
 def bots_games_text() -> str:
+    return _text(tuple(d.code for d in descriptors()))
+
+
+@functools.cache  # per set of games: the same games give the same page
+def _text(codes: tuple[str, ...]) -> str:
     lines = [HEADER]
     for d in descriptors():
         lines += game_section(d)
