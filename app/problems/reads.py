@@ -4,7 +4,7 @@ to filter by."""
 from __future__ import annotations
 
 import hashlib
-from datetime import date
+from datetime import date, datetime, time, timezone
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
@@ -63,13 +63,19 @@ def day_index(day: date, count: int) -> int:
 
 def problem_of_the_day(club: Club, day: date | None = None) -> dict[str, Any] | None:
     """The day's problem (id, game, question in both languages, theme), None while there are
-    none. Drawn among the visible problems in the order they were mined."""
+    none: drawn by the date among the visible problems mined before the day began (so it
+    stays the day's as parties end; while there are none, among all)."""
     day = day or club.clock.now().date()
+    start = datetime.combine(day, time.min, tzinfo=timezone.utc)
     with club.db.read() as s:
-        count = s.scalar(select(func.count()).select_from(Problem).where(Problem.hidden.is_(False))) or 0
+        where = [Problem.hidden.is_(False), Problem.created_at < start]
+        count = s.scalar(select(func.count()).select_from(Problem).where(*where)) or 0
+        if not count:
+            where = where[:1]
+            count = s.scalar(select(func.count()).select_from(Problem).where(*where)) or 0
         if not count:
             return None
-        p = s.scalars(select(Problem).where(Problem.hidden.is_(False)).order_by(Problem.id)
+        p = s.scalars(select(Problem).where(*where).order_by(Problem.id)
                       .offset(day_index(day, count)).limit(1)).first()
         if p is None:
             return None

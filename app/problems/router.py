@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.bots import accounts as bot_accounts
 from app.deps import ClubDep, current_member
@@ -47,7 +47,7 @@ class FlagBody(BaseModel):
 
 class HideBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    hidden: bool
+    hidden: StrictBool
 
 
 @router.get("/next", summary="An unanswered problem near the member's rating (filters: game, theme)",
