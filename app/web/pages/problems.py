@@ -15,6 +15,7 @@ from app.deps import ClubDep, OptionalMemberDep
 from app.errors import ClubError
 from app.games.registry import descriptor
 from app.problems import reads, solving
+from app.problems.glicko import START
 from app.web.i18n import N_, gettext_for, lang_of
 from app.web.render import context, error_page, html_json, render, to_login
 from app.web.strings import js_strings
@@ -28,6 +29,10 @@ SCRIPT_TEXTS = (
     N_("It lost {n} {unit} against the best."), N_("Every choice against the best"), N_("Played in the partie"),
     N_("Answered before: it counts once."), N_("Choose your word"), N_("to play"), N_("Problem"),
 )
+
+
+# A member who has answered no problem yet: where his rating starts (app/problems/glicko.py).
+NEW_SOLVER = {"rating": round(START), "attempts": 0, "solved": 0, "streak": 0, "best_streak": 0}
 
 
 def _int(value: str) -> int | None:
@@ -63,7 +68,7 @@ def problems_page(request: Request, club: ClubDep, member: OptionalMemberDep, ga
     ctx = context(
         request, member, problem=problem, problem_json=html_json(problem), error=error,
         themes=reads.themes(club, short), game_filter=game, theme_filter=theme,
-        summary=reads.summary(club, member.id), day=day, is_day=bool(problem and day and problem["id"] == day["id"]),
+        summary=reads.summary(club, member.id) or NEW_SOLVER, day=day, is_day=bool(problem and day and problem["id"] == day["id"]),
         zadaci_strings=html_json({s: _(s) for s in SCRIPT_TEXTS}),
         game=game_d,
         strings=html_json(js_strings(lang, game_d)) if game_d else "{}",

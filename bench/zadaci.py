@@ -1,0 +1,125 @@
+"""Problems mined from finished random-and-computer parties (issue 41, "must show"):
+
+    .venv/bin/python bench/zadaci.py --parties 1000            # the issue's count (hours)
+    .venv/bin/python bench/zadaci.py --parties 2 --deals 6     # what a shared machine allows
+
+Plays ``--parties`` parties of each game in this process (seat 0 a random player, the
+others the ``--level`` computer player; preferans to 30 bule), mines the first
+``--deals`` deals of each (all: 0) exactly as the analysis workers do
+(:func:`app.problems.mining.mine_deal`: the deal's analysis, then the problems), and
+asks the ``majstor`` computer player each problem from the seat's own view (hidden
+cards hidden). Prints per game: deals mined, problems (per partie and per deal, by
+theme), the analysis' CPU seconds per deal and the mining's own beyond it, and the share
+of the problems majstor solves, overall and by how clear the problem is (the best's lead
+over the second best, in the problem's unit). CPU time of one core (process time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.ai import RandomBot  # noqa: E402
+from app.ai.registry import build_bot  # noqa: E402
+from app.analysis.deal import analyse_deal  # noqa: E402
+from app.games.registry import descriptors, engine_class  # noqa: E402
+from app.problems.mining import engine_at_deal, problems_of  # noqa: E402
+
+SETTINGS = {"preferans": {"bule": 30, "refe": 1}}
+
+
+def play(game: str, seed: int, level: str):
+    """A finished partie: seat 0 random, the others the computer player of ``level``."""
+    cls = engine_class(game)
+    engine = cls.new(SETTINGS.get(game, {}), seed=f"zadaci-{game}-{seed}")
+    bots = [RandomBot(seed)] + [build_bot(level, game, f"{seed}-{s}") for s in range(1, engine.n_seats)]
+    while not engine.finished:
+        seat = engine.seats_to_act()[0]
+        legal = engine.legal_actions(seat)
+        word = legal[0] if len(legal) == 1 else bots[seat].choose(engine.view(seat), legal)
+        engine.apply(seat, word)
+    return engine.to_record([f"p{s}" for s in range(engine.n_seats)])
+
+
+def majstor_solves(record, problem) -> bool:
+    engine = engine_at_deal(record, problem["deal"])
+    for seat, word in record["deals"][problem["deal"]]["actions"][: problem["step"] - 1]:
+        engine.apply(seat, word)
+    seat = problem["seat"]
+    bot = build_bot("majstor", record["game"], f"zadatak-{problem['deal']}-{problem['step']}")
+    return bot.choose(engine.view(seat), list(engine.legal_actions(seat))) == problem["best"]
+
+
+def bucket(lead: float) -> str:
+    for edge in (2, 4, 8, 16):
+        if lead < edge:
+            return f"<{edge}"
+    return ">=16"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--parties", type=int, default=2, help="finished parties per game (the issue: 1000)")
+    ap.add_argument("--deals", type=int, default=0, help="mine only the first N deals of each partie (0: all)")
+    ap.add_argument("--level", default="iskusan", help="the computer players' level at seats 1..")
+    ap.add_argument("--game", action="append", help="only this game (repeatable)")
+    args = ap.parse_args()
+    for d in descriptors():
+        if d.problems is None or (args.game and d.code not in args.game):
+            continue
+        deals = 0
+        found: list[dict] = []
+        analysis_s: list[float] = []
+        mining_s: list[float] = []
+        play_s = 0.0
+        solved = Counter()
+        by_lead: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        themes = Counter()
+        for i in range(args.parties):
+            t0 = time.process_time()
+            record = play(d.code, i, args.level)
+            play_s += time.process_time() - t0
+            n = len(record["deals"]) if not args.deals else min(args.deals, len(record["deals"]))
+            for k in range(n):
+                t0 = time.process_time()
+                analysis = analyse_deal(record, k)
+                t1 = time.process_time()
+                problems = problems_of(record, k, analysis)
+                t2 = time.process_time()
+                analysis_s.append(t1 - t0)
+                mining_s.append(t2 - t1)
+                deals += 1
+                for p in problems:
+                    ok = majstor_solves(record, p)
+                    solved[ok] += 1
+                    b = by_lead[f"{p['unit']} {bucket(p['margin'])}"]
+                    b[0] += ok
+                    b[1] += 1
+                    themes[p["data"]["theme_name"]["en"]] += 1
+                    found.append(p)
+            print(f"  {d.code} partie {i + 1}/{args.parties}: {n} deals mined, {len(found)} problems so far", flush=True)
+        total = len(found)
+        print(f"{d.code}: {args.parties} parties ({args.level} + random, played in {play_s:.0f} s CPU), {deals} deals mined: "
+              f"{total} problems ({total / max(1, args.parties):.1f} per partie, {total / max(1, deals):.2f} per deal)")
+        if analysis_s:
+            print(f"  CPU per deal: analysis mean {statistics.mean(analysis_s):.2f} s (median {statistics.median(analysis_s):.2f}), "
+                  f"mining beyond it mean {statistics.mean(mining_s):.3f} s "
+                  f"({100 * sum(mining_s) / max(1e-9, sum(analysis_s)):.1f}% of the analysis)")
+        print(f"  themes: {dict(themes.most_common())}")
+        if total:
+            print(f"  majstor solves {solved[True]} of {total} ({100 * solved[True] / total:.0f}%); by the best's lead:")
+            for key in sorted(by_lead):
+                ok, n = by_lead[key]
+                print(f"    {key}: {ok}/{n} ({100 * ok / n:.0f}%)")
+
+
+if __name__ == "__main__":
+    main()
