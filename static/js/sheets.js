@@ -147,6 +147,9 @@
     const back = K.el("button.btn.side-close", { type: "button", onclick: () => open(false) }, "← " + K.T("Back to the table"));
     side.prepend(back);
     side.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && ui.app.classList.contains("side-open")) open(false); });
-    wrap.parentNode.insertBefore(K.el("div.side-toggle-bar", null, toggle), wrap);
+    // the page keeps the button's place (#side-toggle-bar, templates/table.html): no shift when it comes
+    const bar = document.getElementById("side-toggle-bar");
+    if (bar) bar.append(toggle);
+    else wrap.parentNode.insertBefore(K.el("div.side-toggle-bar", null, toggle), wrap);
   };
 })();
