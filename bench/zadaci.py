@@ -5,7 +5,8 @@
 
 Plays ``--parties`` parties of each game in this process (seat 0 a random player, the
 others the ``--level`` computer player; preferans to 30 bule), mines the first
-``--deals`` deals of each (all: 0) exactly as the analysis workers do
+``--deals`` deals of each (all: 0; with a number the play stops once those have ended,
+the rest of the partie would be mined the same way) exactly as the analysis workers do
 (:func:`app.problems.mining.mine_deal`: the deal's analysis, then the problems), and
 asks the ``majstor`` computer player each problem from the seat's own view (hidden
 cards hidden). Prints per game: deals mined, problems (per partie and per deal, by
@@ -17,7 +18,6 @@ over the second best, in the problem's unit). CPU time of one core (process time
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -36,17 +36,26 @@ from app.problems.mining import engine_at_deal, problems_of  # noqa: E402
 SETTINGS = {"preferans": {"bule": 30, "refe": 1}}
 
 
-def play(game: str, seed: int, level: str):
-    """A finished partie: seat 0 random, the others the computer player of ``level``."""
+def play(game: str, seed: int, level: str, deals: int = 0):
+    """A finished partie: seat 0 random, the others the computer player of ``level``
+    (with ``deals``: played until that many deals have ended, the deals mined)."""
     cls = engine_class(game)
     engine = cls.new(SETTINGS.get(game, {}), seed=f"zadaci-{game}-{seed}")
     bots = [RandomBot(seed)] + [build_bot(level, game, f"{seed}-{s}") for s in range(1, engine.n_seats)]
-    while not engine.finished:
+    while not engine.finished and not (deals and engine.deal_index >= deals):
         seat = engine.seats_to_act()[0]
         legal = engine.legal_actions(seat)
         word = legal[0] if len(legal) == 1 else bots[seat].choose(engine.view(seat), legal)
         engine.apply(seat, word)
     return engine.to_record([f"p{s}" for s in range(engine.n_seats)])
+
+
+def engine_ended(record, n: int) -> bool:
+    """Whether the record's deal n-1 has ended (the record of a stopped play ends in the deal in play)."""
+    engine = engine_at_deal(record, n - 1)
+    for seat, word in record["deals"][n - 1]["actions"]:
+        engine.apply(seat, word)
+    return engine.finished or engine.needs_deal or engine.deal_index > n - 1
 
 
 def majstor_solves(record, problem) -> bool:
@@ -85,9 +94,11 @@ def main() -> None:
         themes = Counter()
         for i in range(args.parties):
             t0 = time.process_time()
-            record = play(d.code, i, args.level)
+            record = play(d.code, i, args.level, args.deals)
             play_s += time.process_time() - t0
             n = len(record["deals"]) if not args.deals else min(args.deals, len(record["deals"]))
+            if record["deals"] and not engine_ended(record, n):
+                n -= 1  # the deal in play when the play stopped has not ended
             for k in range(n):
                 t0 = time.process_time()
                 analysis = analyse_deal(record, k)
