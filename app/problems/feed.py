@@ -96,70 +96,73 @@ def finish_partie(club: Club, partie_id: int, problems: int) -> None:
 
 
 class Miner:
-    """Mines finished parties in the Club's analysis workers, a deal at a time."""
+    """Mines finished parties in the Club's analysis workers, one deal at a time: a
+    member's request for a replay's analysis waits behind one deal at most. A partie's
+    last deal stored, the next partie to mine is taken."""
 
     def __init__(self, club: Club) -> None:
         self.club = club
         self._lock = threading.Lock()
-        self._busy: dict[int, tuple[Any, int]] = {}  # partie -> (the running deal's key, problems so far)
+        self._current: list[Any] | None = None  # [partie, the running deal's key, problems so far]
         self.idle = threading.Event()
         self.idle.set()
 
-    def poke(self) -> int:
-        """Start mining the parties that may be mined and are not being mined; how many started."""
-        self._release_failed()
-        with self.club.db.read() as s:
-            ids = list(s.scalars(minable(BATCH + len(self._busy))))
-        started = 0
-        for partie_id in ids:
-            with self._lock:
-                if partie_id in self._busy:
-                    continue
-                self._busy[partie_id] = (None, 0)
-                self.idle.clear()
-            record = open_record(self.club, partie_id)
-            if record is None:
-                self._done(partie_id, None)
-                continue
-            started += 1
-            self._deal(partie_id, record, 0, 0)
-        return started
+    def poke(self) -> bool:
+        """Start mining the next partie unless one is being mined; whether one started."""
+        with self._lock:
+            if self._current is not None and not self._failed():
+                return False
+            self._current = [None, None, 0]
+            self.idle.clear()
+        try:
+            with self.club.db.read() as s:
+                ids = list(s.scalars(minable(BATCH)))
+            for partie_id in ids:
+                record = open_record(self.club, partie_id)
+                if record is not None:
+                    self._deal(partie_id, record, 0, 0)
+                    return True
+        except Exception:
+            self._release()
+            raise
+        self._release()
+        return False
+
+    def _failed(self) -> bool:
+        """The current deal's computation failed: its partie counts as mined with what it had
+        (called under the lock)."""
+        partie_id, key, count = self._current or (None, None, 0)
+        if key is None or self.club.analyses.running(key):
+            return False
+        reason = self.club.analyses.failure(key)
+        if reason is None:
+            return False  # between two deals
+        log.warning("mining partie %s stopped: %s", partie_id, reason)
+        finish_partie(self.club, partie_id, count)
+        return True
 
     def _deal(self, partie_id: int, record: dict[str, Any], k: int, count: int) -> None:
         if k >= len(record["deals"]):
-            self._done(partie_id, count)
+            finish_partie(self.club, partie_id, count)
+            self._release()
+            self.poke()  # the next partie, if any
             return
         key = ("problems", partie_id, k)
         with self._lock:
-            self._busy[partie_id] = (key, count)
+            self._current = [partie_id, key, count]
 
         def store(result: dict[str, Any]) -> None:
             added = store_deal(self.club, partie_id, {**result, "game": record["game"]})
             self._deal(partie_id, record, k + 1, count + added)
 
         cached = cached_analysis(self.club, partie_id, k)
-        state = self.club.analyses.start(key, mine_deal, (record, k, cached), store)
-        if state == RUNNING:  # another miner of this Club has it
-            self._done(partie_id, None)
+        if self.club.analyses.start(key, mine_deal, (record, k, cached), store) == RUNNING:
+            self._release()  # (never: the replay's analyses have keys of their own)
 
-    def _release_failed(self) -> None:
-        """A deal whose computation failed ends its partie's mining (as mined, with what it had)."""
+    def _release(self) -> None:
         with self._lock:
-            failed = [(p, count) for p, (key, count) in self._busy.items()
-                      if key is not None and not self.club.analyses.running(key)]
-        for partie_id, count in failed:
-            reason = self.club.analyses.failure(self._busy[partie_id][0])
-            if reason is not None:
-                log.warning("mining partie %s stopped: %s", partie_id, reason)
-                self._done(partie_id, count)
-
-    def _done(self, partie_id: int, count: int | None) -> None:
-        if count is not None:
-            finish_partie(self.club, partie_id, count)
-        with self._lock:
-            self._busy.pop(partie_id, None)
-            if not self._busy:
-                self.idle.set()
+            self._current = None
+            self.idle.set()
 
 
 def subscribe(club: Club) -> Miner:
