@@ -9,9 +9,8 @@
 - A game whose descriptor names a directory of its own (``assets``: a game outside the
   Club's tree brings its scripts with it) has its files at ``/games/<code>/<file>``,
   versioned the same way (:func:`game_script_url`).
-- Text files leave gzip-compressed to a client that accepts it (starlette's
-  ``GZipMiddleware`` around the static files only: the pages, which carry the session's
-  form token, are not compressed, against BREACH-style guessing).
+- Text files leave gzip-compressed to a client that accepts it, as every page and JSON
+  answer does (``app/web/compression.py``, around the whole app).
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -78,7 +76,7 @@ class CachedStatic:
 
 
 def static_app(directory: Path = STATIC) -> ASGIApp:
-    return GZipMiddleware(CachedStatic(StaticFiles(directory=directory)), minimum_size=500)
+    return CachedStatic(StaticFiles(directory=directory))
 
 
 # -- a game's own files (its descriptor's ``assets`` directory)

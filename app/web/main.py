@@ -43,6 +43,7 @@ from app import logs
 from app.web import errors, health, metrics, notices_ws, pages, proxies, push, pwa, security
 from app.web import assets
 from app.web.assets import static_app
+from app.web.compression import CompressionMiddleware
 from app.web.nul import NulMiddleware
 
 log = logging.getLogger("klub")
@@ -122,6 +123,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.miner = app_miner
     app.state.table_gate = TableGate()  # app/deps.py: the routes that name a partie
 
+    app.add_middleware(CompressionMiddleware)  # innermost: gzip for pages, JSON, scripts, styles; never a stream
     app.add_middleware(NulMiddleware)  # inside the security middleware: its refusals get the headers
     app.add_middleware(security.SecurityMiddleware, settings=settings)
     errors.install(app)

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from app.errors import ClubError
 from app.games.registry import descriptors
-from app.members.cookies import form_token, form_token_ok, session_token
+from app.members.cookies import form_token_ok, masked_form_token, session_mark, session_token
 from app.members.service import CurrentMember
 from app.parties.proposals import get_summary
 from app.web.assets import game_script_url, static_url
@@ -48,8 +48,10 @@ def context(request: Request, member: CurrentMember | None, **extra: Any) -> dic
         "member": member,
         "here": here,
         "here_quoted": quote(here, safe=""),
-        # The session-bound CSRF token of this member's forms (app.web.security).
-        "csrf": form_token(session_token(request, request.app.state.club.settings)) if member else "",
+        # The session-bound CSRF token of this member's forms (app.web.security), masked
+        # afresh on every page (the pages are gzipped: app/web/compression.py).
+        "csrf": masked_form_token(session_token(request, request.app.state.club.settings)) if member else "",
+        "session_mark": session_mark(session_token(request, request.app.state.club.settings)) if member else "",
         # The texts of the live notices (static/js/notices.js) on every page of a member.
         "notice_strings": html_json(notice_strings(lang)) if member else "",
         "error_text": lambda code, fallback=None: error_text(_, code, fallback),

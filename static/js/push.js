@@ -44,8 +44,7 @@
   }
   const FLAG = `klub-push:${me.dataset.me}`; // "on": this member switched notices on on this device
   const SYNCED = `klub-push-synced:${me.dataset.me}`; // what the server last got from this device
-  const token = document.querySelector('form[action="/logout"] input[name=csrf]');
-  const session = token ? token.value.slice(0, 12) : ""; // a new login is a new session: send again
+  const session = me.dataset.session || ""; // a new login is a new session: send again
   const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
   let busy = false;
 
