@@ -289,7 +289,7 @@
       if (bet) box.append(K.el("span.chip.bet", { title: K.T("Bet"), text: bet }));
       if (deal.passes && deal.passes[s]) box.append(K.el("span.tricks-count.passes", { text: `dalje: ${deal.passes[s]}` }));
       if (deal.penalty_cards && G.penalty.has(deal.contract) && deal.penalty_cards[s].length) {
-        const pen = K.el("span.penalty", { "aria-label": K.T("Penalty cards") });
+        const pen = K.el("span.penalty", { role: "group", "aria-label": K.T("Penalty cards") });
         deal.penalty_cards[s].forEach((c) => pen.append(C().card(c, { small: true, cls: "mini" })));
         box.append(pen);
       }

@@ -232,10 +232,10 @@
     const marks = K.el("div.marks");
     if (info.computer && !info.bot_name) marks.append(K.el("span.mark.bot", { text: K.T("computer") }));
     else if (info.away) marks.append(K.el("span.mark.away-mark", { text: K.T("away") }));
-    else if (info.kind === "member") marks.append(K.el("span.mark.online-mark", { "aria-label": K.T("online"), title: K.T("online") }));
+    else if (info.kind === "member") marks.append(K.el("span.mark.online-mark", { role: "img", "aria-label": K.T("online"), title: K.T("online") }));
     if (acting) {
       marks.append(K.el("span.mark.turn", { text: K.T("to act") }));
-      if (ctl.deadline) marks.append(K.el("span.timer", { dataset: { deadline: ctl.deadline }, "aria-label": K.T("seconds left") }));
+      if (ctl.deadline) marks.append(K.el("span.timer", { role: "timer", dataset: { deadline: ctl.deadline }, "aria-label": K.T("seconds left") }));
     } else if (maySpeak) {
       marks.append(K.el("span.mark.may-speak-mark", { text: K.T("may speak") }));
     }

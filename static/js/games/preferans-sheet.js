@@ -14,7 +14,7 @@
     : result.ended_by === "rok" ? K.T("The round's time ran out: the partie ended by otpis") : null;
 
   function column(values, cls, label) {
-    const col = K.el("div.p-col." + cls, { "aria-label": label });
+    const col = K.el("div.p-col." + cls, { role: "group", "aria-label": label });
     values.forEach((v, i) => {
       col.append(K.el("span.p-val" + (i < values.length - 1 ? ".crossed" : ".last"), { text: String(v) }));
     });
@@ -22,7 +22,7 @@
   }
 
   function refeMarks(refe) {
-    const box = K.el("div.p-refe", { "aria-label": `${K.T("refe")}: ${refe.open} ${K.T("open")}, ${refe.played} ${K.T("played")}` });
+    const box = K.el("div.p-refe", { role: "img", "aria-label": `${K.T("refe")}: ${refe.open} ${K.T("open")}, ${refe.played} ${K.T("played")}` });
     for (let i = 0; i < refe.played; i++) box.append(K.el("span.triangle.crossed", { "aria-hidden": "true", title: K.T("played") }));
     for (let i = 0; i < refe.open; i++) box.append(K.el("span.triangle", { "aria-hidden": "true", title: K.T("open") }));
     return box;
@@ -44,7 +44,7 @@
   /* Preferans: players[3], papir {players: [...], lines}, result {results, places, finished};
      opts.reckoning: the final reckoning under it once the partie is over (the archive). */
   S.papir = function (players, papir, result, mySeat, opts) {
-    const wrap = K.el("div.paper.papir", { "aria-label": K.T("Papir") });
+    const wrap = K.el("div.paper.papir", { role: "group", "aria-label": K.T("Papir") });
     wrap.append(K.el("h2.paper-title", { text: K.T("Papir") }));
     const grid = K.el("div.papir-grid");
     (papir.players || []).forEach((p, s) => {
