@@ -67,11 +67,15 @@ def majstor_solves(record, problem) -> bool:
     return bot.choose(engine.view(seat), list(engine.legal_actions(seat))) == problem["best"]
 
 
-def bucket(lead: float) -> str:
-    for edge in (2, 4, 8, 16):
+EDGES = (2, 4, 8, 16)
+
+
+def bucket(lead: float) -> tuple[int, str]:
+    """The lead's bucket: its order and its label."""
+    for i, edge in enumerate(EDGES):
         if lead < edge:
-            return f"<{edge}"
-    return ">=16"
+            return i, f"<{edge}"
+    return len(EDGES), f">={EDGES[-1]}"
 
 
 def main() -> None:
@@ -90,7 +94,7 @@ def main() -> None:
         mining_s: list[float] = []
         play_s = 0.0
         solved = Counter()
-        by_lead: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        by_lead: dict[tuple[str, int, str], list[int]] = defaultdict(lambda: [0, 0])
         themes = Counter()
         for i in range(args.parties):
             t0 = time.process_time()
@@ -111,7 +115,7 @@ def main() -> None:
                 for p in problems:
                     ok = majstor_solves(record, p)
                     solved[ok] += 1
-                    b = by_lead[f"{p['unit']} {bucket(p['margin'])}"]
+                    b = by_lead[(p["unit"], *bucket(p["margin"]))]
                     b[0] += ok
                     b[1] += 1
                     themes[p["data"]["theme_name"]["en"]] += 1
@@ -129,7 +133,7 @@ def main() -> None:
             print(f"  majstor solves {solved[True]} of {total} ({100 * solved[True] / total:.0f}%); by the best's lead:")
             for key in sorted(by_lead):
                 ok, n = by_lead[key]
-                print(f"    {key}: {ok}/{n} ({100 * ok / n:.0f}%)")
+                print(f"    {key[0]} {key[2]}: {ok}/{n} ({100 * ok / n:.0f}%)")
 
 
 if __name__ == "__main__":
