@@ -36,6 +36,10 @@ class Settings(BaseSettings):
     # Worker processes computing the replay's analyses (app/analysis/; each takes a core
     # for a few seconds per deal).
     analysis_workers: int = 1
+    # Mine the problems (app/problems/) of each partie as it ends, in those workers; off,
+    # only `python -m app problems backfill` mines (the tests leave it off but where they
+    # test it: every partie a test finishes would be analysed).
+    problems_mining: bool = True
     # How often the timer watcher looks for decisions whose time ran out.
     deadline_poll_seconds: float = 1.0
     # Slow parties (app/parties/slow.py): how many slow parties a member may play (or have

@@ -81,7 +81,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # tables (rated once their round has ended, rulings T11): in this order.
     tournament_rounds.subscribe(club)
     ratings.subscribe(club)  # rates parties as they end, off the word path
-    app_miner = problems_feed.subscribe(club)  # mines finished parties' problems in the analysis workers
+    # mines finished parties' problems in the analysis workers
+    app_miner = problems_feed.subscribe(club) if settings.problems_mining else None
     push_worker.attach(club, push.describe)  # push notices: fed by notices.tell, sent in the background
 
     @asynccontextmanager
