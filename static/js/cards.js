@@ -74,13 +74,15 @@
     opts = opts || {};
     const cls = `card.face.s-${card[1]}.r-${card[0]}` + (opts.small ? ".small" : "") + (opts.cls ? "." + opts.cls : "");
     const tag = opts.button ? "button" : "span";
+    // A card to play is named by its text (a screen's hidden words; the face is aria-hidden),
+    // so its name holds no letter the face does not show (WCAG 2.5.3, axe's label-content-name-mismatch).
     const e = K.el(`${tag}.${cls}`, {
-      "aria-label": C.label(card),
+      "aria-label": opts.button ? null : C.label(card),
       title: C.label(card),
       role: opts.button ? null : "img",
       type: opts.button ? "button" : null,
       dataset: { card },
-    }, face(card));
+    }, opts.button ? K.el("span.sr-only", { text: C.label(card) }) : null, face(card));
     if (opts.button) {
       if (opts.disabled) { e.disabled = true; e.classList.add("illegal"); } else e.classList.add("legal");
       if (opts.onplay) e.addEventListener("click", () => opts.onplay(card, e));
