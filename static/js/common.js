@@ -38,12 +38,9 @@
     return e;
   };
 
-  /* A computer player's name as seats, sheets and lists show it (issue 39): the computer's
-     mark (an image named "computer") before his short name ("Mile"), titled "computer", so
-     it is never a member's name and never cut to "Račun…". The texts' full names ("Računar
-     Mile", from the table's and the replay's names) are registered in ``K.computers``, so a
-     sheet's header draws any of them so (``K.playerNode``). */
-  K.computers = new Map(); // full shown name -> short name
+  /* A computer player: a mark named "computer" before his short name (issue 39, docs/ui.md);
+     K.computers maps the texts' long names to it, for the sheets' heads (K.playerNode). */
+  K.computers = new Map();
   K.computerName = (name) => K.el("span.computer-player", { title: K.T("computer") },
     K.el("span.computer-mark", { role: "img", "aria-label": K.T("computer") }), name);
   K.playerNode = (shown) => (K.computers.has(shown) ? K.computerName(K.computers.get(shown)) : shown);

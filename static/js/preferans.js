@@ -390,10 +390,9 @@
       if (!p) {
         const legend = wordLegend([...main, ...offers]);
         if (legend) {
-          // kept open or closed across redraws
-          legend.open = !!ctl.legendOpen;
+          legend.open = !!ctl.legendOpen; // kept across redraws; in the box's corner, taking no line
           legend.addEventListener("toggle", () => { ctl.legendOpen = legend.open; });
-          ui.controls.append(legend);
+          ui.controls.querySelector(".bid-box").append(legend);
         }
       }
       const side = words.filter((w) => SIDE_WORDS.includes(w));

@@ -12,21 +12,18 @@
   const span = (cls, text) => K.el("span." + cls, { text });
   const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const locale = () => (K.lang === "en" ? "en-GB" : "sr-Latn-RS");
-  /* Why a clock stands and until when (the frame's ``stands``): "weekend until Monday
-     00:00" (the partie's weekend, on its proposer's clock: named when not the reader's),
-     "Vesna is on holiday until 12. 12. 18:00" (on the reader's clock). */
+  /* Why a clock stands, until when (issue 39): the weekend's zone named if not the reader's. */
   function standText(ctl, s, st) {
     if (st.why === "weekend") {
       const zone = ctl.slow.weekend_zone;
       return K.T("weekend until Monday 00:00") + (zone && zone !== here ? ` (${zone})` : "");
     }
-    const when = new Date(st.until).toLocaleString(locale(), { day: "numeric", month: "numeric", hour: "2-digit", minute: "2-digit" });
-    return K.T("{name} is on holiday until {date}", { name: ctl.name(s), date: when });
+    const date = new Date(st.until).toLocaleString(locale(), { day: "numeric", month: "numeric", hour: "2-digit", minute: "2-digit" });
+    return K.T("{name} is on holiday until {date}", { name: ctl.name(s), date });
   }
   K.slowSeat = function (ctl, s) {
     const c = ctl.slow.clocks[s];
     if (!c) return null;
-    // a running clock says why it stands; a holiday is said at its seat in any case
     const stands = (c.stands || []).filter((st) => c.running || st.why === "holiday");
     return K.el("div.slow-clock" + (c.running ? ".running" : ""), { dataset: { seat: String(s) } },
       c.running ? span("clock-decision", K.T("{time} to decide", { time: K.duration(c.decision) })) : null,

@@ -566,26 +566,12 @@
     // named by what it shows ("Chat C 2": no aria-label that would leave out the key, WCAG 2.5.3)
     ui.chatJump.title = ctl.unread ? K.T("Chat: {n} unread", { n: ctl.unread }) : K.T("Chat");
   }
-  /* A bot's message: marked, with a button that mutes its chat (PUT /api/bots/{name}/mute:
-     the server leaves its messages out of every chat I read) and a note to unmute it. */
-  function mute(name, on) {
-    fetch(`/api/bots/${encodeURIComponent(name)}/mute`, { method: on ? "PUT" : "DELETE" }).then((r) => {
-      if (!r.ok) return;
-      for (const li of chatLog.querySelectorAll("li[data-from]")) {
-        if (li.dataset.from === name) { if (on) { seenChat.delete(Number(li.dataset.id)); li.remove(); } else if (li.classList.contains("chat-muted")) li.remove(); }
-      }
-      if (on) {
-        chatLog.append(K.el("li.chat-muted", { dataset: { from: name } }, K.T("The chat of {name} is muted.", { name }), " ",
-          K.el("button.btn.small.chat-unmute", { type: "button", onclick: () => mute(name, false) }, K.T("Unmute"))));
-      } else { seenChat.clear(); K.clear(chatLog); loadChat(); } // in order again, from the history
-    });
-  }
   function addChat(m, fresh) {
     if (!m || seenChat.has(m.id)) return;
     seenChat.add(m.id);
-    chatLog.append(K.el("li" + (m.bot ? ".chat-bot" : ""), { dataset: { from: m.from, id: String(m.id) } },
-      K.el("b", { text: m.from + ": " }), m.text, m.bot ? K.el("button.btn.small.chat-mute", { type: "button",
-        title: K.T("Mute the chat of {name}", { name: m.from }), onclick: () => mute(m.from, true) }, K.T("Mute")) : null));
+    const li = K.el("li" + (m.bot ? ".chat-bot" : ""), { dataset: { from: m.from, id: String(m.id) } }, K.el("b", { text: m.from + ": " }), m.text);
+    if (m.bot && K.botChat) K.botChat(li); // chatmute.js
+    chatLog.append(li);
     chatLog.scrollTop = chatLog.scrollHeight;
     if (fresh && m.from !== ctl.me && (!chatInView || document.hidden)) { ctl.unread++; paintUnread(); }
   }
@@ -607,6 +593,7 @@
   ui.chatJump.addEventListener("click", goToChat);
   const loadChat = () => fetch(`/api/parties/${ctl.partie}/chat`).then((r) => (r.ok ? r.json() : { messages: [] }))
     .then((d) => d.messages.forEach((m) => addChat(m, false))).catch(() => {});
+  ctl.chat = { log: chatLog, seen: seenChat, load: loadChat };
   loadChat();
   chatForm.addEventListener("submit", (ev) => {
     ev.preventDefault();
