@@ -91,7 +91,7 @@
   S.reckoning = function (players, result) {
     const table = K.el("table.reckoning", { "aria-label": K.T("Final reckoning") },
       K.el("caption", { text: K.T("Final reckoning") }));
-    const head = K.el("tr", null, K.el("th", { scope: "col" }));
+    const head = K.el("tr", null, K.el("td")); // the corner: no header of its own
     players.forEach((p) => head.append(K.el("th", { scope: "col", title: p }, K.playerNode(p))));
     table.append(K.el("thead", null, head));
     const body = K.el("tbody");
