@@ -291,7 +291,7 @@
           .flatMap((e, i) => (i ? [" · ", e] : [e]))));
     });
     panel.append(K.el("p.muted.analysis-note", { text: K.T(NOTE) }),
-      ...others.map((u) => K.el("p.muted.analysis-note.analysis-method", { dataset: { unit: u }, text: K.T(OTHER_UNITS[u][1]) })));
+      ...others.map((u) => K.el("p.muted.analysis-note.analysis-method", { dataset: { unit: u }, text: K.T(OTHER_UNITS[u][2]) })));
     markStep();
   }
 
