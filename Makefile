@@ -41,8 +41,8 @@ lock:
 run: $(VENV)/.installed
 	$(BIN)/python -m app serve
 
-# The browser tests drive Debian's Chromium (tests/test_ui_browser.py), and the production
-# shape's test puts Debian's Caddy in front of the Club (tests/test_proxy_https.py); install
+# The browser tests drive Debian's Chromium (tests/ui/test_ui_browser.py), and the production
+# shape's test puts Debian's Caddy in front of the Club (tests/ops/test_proxy_https.py); install
 # them once. Under CI (CI=true) one that cannot be installed fails the run; elsewhere its
 # tests are skipped, each named in the summary.
 chromium:

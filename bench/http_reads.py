@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/http_reads.py [--n 300]
 
-A Lora partie of fresh members (tests/audit_helpers.py start_partie) on a fresh SQLite
+A Lora partie of fresh members (tests/support/audit.py start_partie) on a fresh SQLite
 file; each read is sent ``--n`` times by one client, and the server process's user and
 system CPU (from /proc) are divided by the count (docs/performance.md).
 """
@@ -22,9 +22,9 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("KLUB_REGISTER_MAX_PER_ADDRESS", "1000000")
 
 from app.config import Settings  # noqa: E402
-from tests.audit_helpers import start_partie  # noqa: E402
-from tests.migrated import migrated_sqlite  # noqa: E402
-from tests.web_helpers import ServerProcess, member  # noqa: E402
+from tests.support.audit import start_partie  # noqa: E402
+from tests.support.migrated import migrated_sqlite  # noqa: E402
+from tests.support.web import ServerProcess, member  # noqa: E402
 
 READS = ["/view", "/legal", "/score-sheet", "", "/events?since=0", "/record"]
 

@@ -6,7 +6,7 @@ counts only the descendants that were waited for, and misses Chromium's. Run it 
 quiet machine: whatever else runs is counted too.
 
     .venv/bin/python bench/machine_cpu.py .venv/bin/python -m pytest -q -m soak \\
-        tests/test_ui_browser_house.py::test_contract_choice_with_extra_deals
+        tests/ui/test_ui_browser_house.py::test_contract_choice_with_extra_deals
 """
 
 from __future__ import annotations

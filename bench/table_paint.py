@@ -1,6 +1,6 @@
 """What the table page costs Chromium while a partie is played: layers and their paints, raster.
 
-A served Club (tests/ui_helpers.py, a SQLite file of its own), one member against three
+A served Club (tests/support/ui.py, a SQLite file of its own), one member against three
 computer players of Lora in Debian's Chromium, playing ``--turns`` of his turns. After the
 first five turns Chrome's trace runs; the figures printed:
 
@@ -22,9 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.test_ui_browser import register, table, wait_ready  # noqa: E402
-from tests.test_ui_browser_table import propose_against_bots  # noqa: E402
-from tests.ui_helpers import CHROMIUM, CHROMIUM_ARGS, POLL_MS, start_server, stop_server  # noqa: E402
+from tests.support.browser import propose_against_bots, register, table, wait_ready  # noqa: E402
+from tests.support.ui import CHROMIUM, CHROMIUM_ARGS, POLL_MS, start_server, stop_server  # noqa: E402
 
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "cc", "viz", "blink"]
 

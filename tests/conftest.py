@@ -1,4 +1,4 @@
-"""Fixtures for the web and database tests (tests/test_web_*.py).
+"""The fixtures of every test (docs/architecture.md, "Tests"; the helpers they share are in tests/support/).
 
 Every test gets an empty, migrated database: a fresh SQLite file, and also PostgreSQL
 when ``KLUB_TEST_DATABASE_URL`` is set (the tests run once per backend; the PostgreSQL
@@ -11,43 +11,12 @@ import os
 
 import pytest
 
+from tests.support.backends import BACKENDS, PG_BASE_URL, PG_URL, REDIS_URL
+
 # The tests register many members from one address (127.0.0.1, "testclient"): raise the
 # registration throttle for every Settings() and every server process they start.
-# tests/test_security_register.py checks the real default.
+# tests/security/test_security_register.py checks the real default.
 os.environ.setdefault("KLUB_REGISTER_MAX_PER_ADDRESS", "1000000")
-
-# pytest-xdist runs the suite in several worker processes ("gw0", "gw1", ...): each has
-# its own PostgreSQL database and its own Redis database number, so no two workers share
-# rows, schemas or notices. Without xdist the one process is worker 0.
-WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-WORKER_INDEX = int(WORKER[2:]) if WORKER.startswith("gw") else 0
-MAX_WORKERS = 8  # Redis has 16 database numbers: 15 - i for worker i, and 7 - i beside it
-
-
-def _pg_worker_url(base: str | None) -> str | None:
-    if not base or not WORKER:
-        return base
-    head, _, name = base.rpartition("/")
-    return f"{head}/{name.split('?')[0]}_{WORKER}"
-
-
-def redis_db_url(db: int) -> str | None:
-    """The test Redis (``KLUB_TEST_REDIS_URL``) with another database number."""
-    base = os.environ.get("KLUB_TEST_REDIS_URL")
-    if not base:
-        return None
-    head = base.rsplit("/", 1)[0] if base.count("/") > 2 else base
-    return f"{head}/{db}"
-
-
-if WORKER_INDEX >= MAX_WORKERS:
-    raise RuntimeError(f"at most {MAX_WORKERS} pytest-xdist workers: each needs two Redis databases of its own")
-PG_BASE_URL = os.environ.get("KLUB_TEST_DATABASE_URL")
-PG_URL = _pg_worker_url(PG_BASE_URL)
-REDIS_URL = redis_db_url(15 - WORKER_INDEX)
-REDIS_SPARE_URL = redis_db_url(7 - WORKER_INDEX)  # a second database of this worker's own (tests/test_hub.py)
-
-BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 
 @pytest.fixture(scope="session")
@@ -128,7 +97,7 @@ def database_url(backend, tmp_path, request) -> str:
         url = request.getfixturevalue("_pg_schema")
         _truncate_pg(url)
         return url
-    from tests.migrated import migrated_sqlite
+    from tests.support.migrated import migrated_sqlite
 
     return migrated_sqlite(tmp_path / "klub.db")
 
@@ -222,7 +191,7 @@ _share_the_served_portal()
 @pytest.fixture
 def live_server(settings, request):
     """The Club on a real uvicorn in a thread; yields its base URL."""
-    from tests.web_helpers import LiveServer
+    from tests.support.web import LiveServer
 
     server = LiveServer(settings, _clock_of(request))
     server.start()
@@ -232,7 +201,7 @@ def live_server(settings, request):
         server.stop()
 
 
-# The browser tests (tests/test_ui_browser*.py): one served Club per worker, shared by the
+# The browser tests (tests/ui/test_ui_browser*.py): one served Club per worker, shared by the
 # modules (a module that needs a Club of its own, other settings or an admin, defines its
 # own ``server``); one Chromium per module, since Playwright's sync API keeps an event loop
 # running in the worker's thread while it is open, and the tests that call asyncio.run()
@@ -241,7 +210,7 @@ def live_server(settings, request):
 
 @pytest.fixture(scope="module")
 def browser():
-    from tests.ui_helpers import CHROMIUM, CHROMIUM_ARGS, need_chromium
+    from tests.support.ui import CHROMIUM, CHROMIUM_ARGS, need_chromium
 
     need_chromium()
     from playwright.sync_api import sync_playwright
@@ -254,7 +223,7 @@ def browser():
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    from tests.ui_helpers import own_server
+    from tests.support.ui import own_server
 
     yield from own_server(tmp_path_factory, "ui")
 
@@ -262,7 +231,7 @@ def server(tmp_path_factory):
 @pytest.fixture
 def page(browser):
     """A page in a fresh context that fails the test on a JavaScript error or a CSP violation."""
-    from tests.ui_helpers import close_watched, watched_page
+    from tests.support.ui import close_watched, watched_page
 
     pg = watched_page(browser)
     yield pg
