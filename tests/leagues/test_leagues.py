@@ -59,6 +59,16 @@ def test_unranked_and_tied_places_and_percentages():
     assert season.evening_points(rows, "percentage", None)[3] == 40.0
 
 
+def test_an_evening_read_among_one_kind_of_players():
+    # L9: the bots (7, 8) left out of the members' table and the members out of the bots'
+    rows = [{"player": 7, "rank": 1}, {"player": 1, "rank": 2}, {"player": 2, "rank": 2}, {"player": 8, "rank": 4},
+            {"player": 3, "rank": 5}, {"player": 4, "rank": None}]
+    assert [(r["player"], r["rank"]) for r in season.among(rows, {1, 2, 3, 4})] == [(1, 1), (2, 1), (3, 3), (4, None)]
+    assert season.places_of(season.among(rows, {1, 2, 3, 4})) == {1: 1, 2: 1, 3: 3, 4: 4}
+    assert [(r["player"], r["rank"]) for r in season.among(rows, {7, 8})] == [(7, 1), (8, 2)]
+    assert rows[1]["rank"] == 2  # the evening's own standings untouched
+
+
 def test_calendar_weekly_with_skipped_dates_in_the_league_s_zone():
     # Thursdays at 20:00 in Belgrade from Monday 2026-03-23: the 26th, (2 April skipped), 9th, 16th;
     # the clocks change on 29 March: 19:00 UTC before, 18:00 after
@@ -88,7 +98,7 @@ def test_who_may_do_what(client, app, clock):
     admin = admin_client(app)
     ana = register(app, "ana")
     r = ana.post("/api/leagues", json=body(clock))
-    assert r.status_code == 403 and error_code(r) == "not_an_admin"
+    assert r.status_code == 403 and error_code(r) == "not_an_organizer"
     lg = admin.post("/api/leagues", json=body(clock)).json()
     lid = lg["id"]
     assert [e["status"] for e in lg["calendar"]] == ["scheduled"] * 4 and lg["next_evening"] == 1
