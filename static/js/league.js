@@ -5,6 +5,7 @@
 "use strict";
 (function () {
   const K = window.Klub;
+  // the days' unit comes translated with the page (data-days: "{n} d")
   const form = document.getElementById("league-form");
   if (form) {
     const sync = () => {
@@ -29,7 +30,7 @@
       const left = Math.max(0, Number(el.dataset.seconds) - gone);
       const d = Math.floor(left / 86400);
       const hms = `${pad(Math.floor((left % 86400) / 3600))}:${pad(Math.floor((left % 3600) / 60))}:${pad(left % 60)}`;
-      el.textContent = (d ? K.T("{n} d", { n: d }) + " " : "") + hms;
+      el.textContent = (d ? (el.dataset.days || "{n} d").replace("{n}", String(d)) + " " : "") + hms;
       el.dataset.left = String(left);
     }
   }

@@ -158,6 +158,10 @@ def the_club_serves_it(app, client: TestClient, known: Known) -> None:
         assert data["calendar"][0]["tournament"] == tid and data["registered"], data
         assert [e["skipped"] for e in data["calendar"]] == [False, True, False, False]
         assert [row["player"] for row in data["table"]] == [member_id]
+        assert data["bots_allowed"] is False and data["moves"] == {} and data["bots_table"] == []
+    for lid, organizer in known.league_organizers.items():  # a named organizer runs his league
+        data = members[known.members[organizer]].get(f"/api/leagues/{lid}").json()
+        assert data["may_run"] and known.members[organizer] in data["organizers"], data
 
     # every partie: a replay of its action log
     for p in known.parties.values():

@@ -67,6 +67,7 @@ class Known:
     endpoints: dict[str, str] = field(default_factory=dict)  # endpoint -> session token
     mutes: dict[int, list[str]] = field(default_factory=dict)  # member id -> the bots whose chat he muted
     leagues: dict[int, tuple[int, int]] = field(default_factory=dict)  # id -> (its member, evening 1's tournament)
+    league_organizers: dict[int, int] = field(default_factory=dict)  # league id -> the member an admin named
 
 
 class Gen:
@@ -369,6 +370,16 @@ def fill_leagues(g: Gen) -> None:
     g.known.leagues[lid] = (people[0], tid)
 
 
+def fill_league_organizers(g: Gen) -> None:
+    """This generation's league: a member an admin named its organizer, and the reminder of
+    its first evening told to its season's member."""
+    lid = max(g.known.leagues)
+    people = g.known.gens[g.n]
+    g.insert("league_organizers", {"league_id": lid, "member_id": people[1]})
+    g.insert("league_reminders", {"league_id": lid, "evening_no": 1, "member_id": people[0], "sent_at": NOW})
+    g.known.league_organizers[lid] = people[1]
+
+
 def fill_push(g: Gen) -> None:
     k = g.known
     if k.push_key is None:
@@ -402,6 +413,7 @@ FILLERS: list[tuple[tuple[str, ...], Callable[[Gen], None]]] = [
     (("deal_analyses",), fill_deal_analyses),
     (("tournaments", "tournament_players", "tournament_rounds"), fill_tournaments),
     (("leagues", "league_members", "league_skips", "league_evenings"), fill_leagues),
+    (("league_organizers", "league_reminders"), fill_league_organizers),
     (("ratings", "rating_events"), fill_ratings),
     (("push_keys", "push_subscriptions", "push_outbox"), fill_push),
 ]
