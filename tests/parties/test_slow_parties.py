@@ -391,7 +391,7 @@ def test_the_lobby_form_and_lists_and_the_account_holiday(client, app, clock):
     assert (summary["timer"], summary["bank"], summary["weekends_off"], summary["weekend_zone"]) == (
         43200, 0, True, "Asia/Tokyo")  # the proposer's weekend (his browser's zone)
     live = wait_for(lambda: "Dopisni stolovi koji čekaju vas: 1" in (t := ana.get("/lobby/live").text) and t)
-    assert 'class="slow-mark">dopisna partija' in live and "vaše vreme: 12 h" in live
+    assert 'class="slow-mark">dopisna partija' in live and "vaše vreme: 10 d 12 h (sa 240 h odmora koji će se potrošiti)" in live
     page = ana.get(f"/table/{pid}").text
     assert "Dopisna partija: 12 sati po odluci, vikendi se ne računaju (Asia/Tokyo)." in page and "js/slow.js" in page
     # /account: the year's vacation, a holiday and the way back

@@ -123,7 +123,7 @@ def test_the_pages_offer_a_revans_to_the_players_of_a_finished_partie(app, peopl
     old = store_finished(db, LORA, [Seat("ana"), Seat("boki"), Seat(), Seat()])
     ana, dule = people["ana"], people["dule"]
     page = ana.get(f"/archive/{old}?lang=en").text
-    assert f'action="/lobby/{old}/rematch"' in page and "Revanš" in page
+    assert f'action="/lobby/{old}/rematch"' in page and "Rematch" in page and "Revanš" not in page
     assert f'action="/lobby/{old}/rematch"' not in dule.get(f"/archive/{old}").text
     table = ana.get(f"/table/{old}").text
     assert 'id="rematch-form"' in table and 'id="rematch-form" hidden' not in table  # over: shown
@@ -140,7 +140,7 @@ def test_the_pages_offer_a_revans_to_the_players_of_a_finished_partie(app, peopl
     assert people["boki"].get("/api/lobby").json()["invitations"][0]["id"] == new
     # a refused revanš is the lobby with the reason
     r = dule.post(f"/lobby/{old}/rematch?lang=en", data={"csrf": _csrf(dule, app)}, follow_redirects=False)
-    assert r.status_code == 403 and "Only a player of this partie may ask for a revanš." in r.text
+    assert r.status_code == 403 and "Only a player of this partie may ask for a rematch." in r.text
     # against computer players alone it starts at once: the table
     solo = store_finished(db, LORA, [Seat("dule"), Seat(), Seat(), Seat()])
     r = dule.post(f"/lobby/{solo}/rematch", data={"csrf": _csrf(dule, app)}, follow_redirects=False)

@@ -48,7 +48,8 @@ def test_the_analysis_of_a_finished_deal_marks_its_biggest_mistakes(browser, ser
     shown = pg.eval_on_selector_all("#analysis tbody tr", WORD_CELLS)
     rows = expected["rows"]
     assert [r["step"] for r in shown] == [r["step"] for r in rows]
-    assert [r["player"] for r in shown] == [players[r["seat"]] for r in rows]
+    # the player column: a computer player's mark and short name (issue 39)
+    assert [r["player"] for r in shown] == [players[r["seat"]].removeprefix("Računar ") for r in rows]
     assert [r["word"] for r in shown] == [r["word"] for r in rows]  # every choice of Lora's Club rules is a card
     assert [r["best"] for r in shown] == [r["best"] for r in rows]
     assert [float(re.sub(r"[^0-9.]", "", r["saved"])) for r in shown] == [r["saved"] for r in rows]
@@ -157,6 +158,10 @@ def test_lorum_counts_what_a_card_lost_in_chips_and_preferans_in_tricks(browser,
         assert word and (best == "nije analizirano") == (r["values"] is None)
         assert (" poena" in saved) == ("unit" in r)  # preferans' bids and choices: in points
     assert lost in pg.inner_text("#analysis thead")
+    # a column per unit, named by what it holds (issue 39): preferans' bids in points apart
+    heads = pg.eval_on_selector_all("#analysis thead th[data-unit]", "els => els.map((e) => [e.dataset.unit, e.textContent])")
+    units = sorted({r["unit"] for r in expected["rows"] if "unit" in r})
+    assert heads == [[{"lorum": "chips", "preferans": "tricks"}[game], lost]] + [[u, "Izgubljeni poeni (licitacija i izbori)"] for u in units]
     assert pg.inner_text("#analysis .analysis-lost").startswith(f"{lost} u ovom deljenju:")
     in_points = [r for r in expected["rows"] if "unit" in r]
     assert bool(in_points) == (game == "preferans")

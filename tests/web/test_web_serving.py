@@ -123,6 +123,7 @@ def test_computer_players_get_distinct_serbian_names(client):  # noqa: F811
     assert shown[0] is None and shown[1] in BOT_NAMES["pocetnik"] and shown[2] in BOT_NAMES["pocetnik"]
     assert shown[3] in BOT_NAMES["majstor"] and len(set(shown)) == 4
     lobby = client.get("/lobby").text
-    assert f"Računar {shown[1]}" in lobby and "AI 2" not in lobby
-    assert f"Computer {shown[3]}" in client.get("/lobby?lang=en").text
+    # marked as computer players (issue 39): a mark named so before the short name
+    assert f'aria-label="računar"></span>{shown[1]}</span>' in lobby and "AI 2" not in lobby
+    assert f'aria-label="computer"></span>{shown[3]}</span>' in client.get("/lobby?lang=en").text
     assert client.get(f"/api/parties/{pid}/record").json()["players"][1] == "AI 2"
