@@ -128,6 +128,7 @@ def settings(database_url, redis_url):
         bot_delay_seconds=0,
         default_bot="random",
         deadline_poll_seconds=0.2,
+        problems_mining=False,  # every partie a test finishes would be analysed (tests/problems turn it on)
         argon2_time_cost=1,
         argon2_memory_kib=1024,  # 1 MiB: a fast hash (about 0.7 ms), the tests register many members
         _env_file=None,

@@ -24,6 +24,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("tables",),
     ("ratings", "tournaments"),
     ("bots", "push", "analysis", "profiles", "leagues"),
+    ("problems",),  # needs app/analysis (floor 7)
     ("top",),  # app/club.py, app/deps.py, app/cli.py, app/__main__.py, app/web: the TOP above
 ]
 # Each package's allowed lower packages, from the floors.
@@ -36,7 +37,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 HTTP_EDGE = frozenset({
     "app.analysis.router", "app.bots.api", "app.leagues.router", "app.bots.router", "app.members.router",
     "app.parties.router", "app.parties.vacation", "app.profiles.router", "app.ratings.router",
-    "app.tables.router", "app.tables.ws", "app.tournaments.router",
+    "app.tables.router", "app.tables.ws", "app.tournaments.router", "app.problems.router",
 })
 HTTP_EDGE_IMPORTS = frozenset({"app.deps"})
 

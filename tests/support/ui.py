@@ -53,6 +53,7 @@ def start_server(tmp: Path, **env: str) -> LiveServer:
         "KLUB_ARGON2_MEMORY_KIB": "1024",
         "KLUB_UI_TRICK_PAUSE_MS": "40",
         "KLUB_UI_TIMINGS": '{"dalje_delay": 30}',
+        "KLUB_PROBLEMS_MINING": "false",  # no analysis of the parties a browser test finishes
     })
     environ.update(env)
     log = tmp / "server.log"

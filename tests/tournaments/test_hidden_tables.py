@@ -183,7 +183,8 @@ def test_every_route_keeps_a_running_tables_secrets(client, app, clock):
     }
     values = {"tournament_id": tid, "round_no": 1, "board": 1, "deal": 0, "deal_index": 0, "name": at_two[0],
               "record_id": 1, "code": "sr-Latn", "game": "preferans", "token": "nothing", "seat": 1, "kind": "bot",
-              "verb": "leave", "action": "leave", "token_id": 1, "league_id": 1}
+              "verb": "leave", "action": "leave", "token_id": 1, "league_id": 1,
+              "problem_id": 1}
     queries = {"/api/archive": f"?status=all&of={at_two[0]}", "/archive": f"?of={at_two[0]}",
                "/api/members/{name}/profile": f"?vs={at_one[0]}", "/members/{name}": f"?vs={at_one[0]}",
                "/api/standings": "?game=preferans", "/standings": "?game=preferans"}
