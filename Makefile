@@ -50,6 +50,15 @@ chromium:
 	  echo "*** chromium or caddy could not be installed: their tests will be SKIPPED ***"; \
 	  [ "$$CI" != "true" ]; }
 
+# axe-core, which the browser tests load into every page they open (tests/support/axe.py):
+# the npm package pinned in package.json and package-lock.json, installed into node_modules/.
+# Under CI (CI=true) a failed install fails the run; elsewhere the axe checks are skipped.
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null) || true
+	@npm ci --no-audit --no-fund --loglevel=error && touch $@ || { \
+	  echo "*** axe-core could not be installed (npm ci): its checks will be SKIPPED ***"; \
+	  [ "$$CI" != "true" ]; }
+
 # The suite on every core (pytest-xdist: a database and a Redis number per worker), the 15
 # slowest tests named at the end. TEST_WORKERS=1 runs it in one process.
 TEST_WORKERS ?= auto
@@ -58,7 +67,7 @@ PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist worksteal
 # `make soak` runs every one of them at full scale right after.
 TEST_MARKS ?= not soak
 
-test: $(VENV)/.dev-installed chromium
+test: $(VENV)/.dev-installed chromium node_modules/.installed
 	$(BIN)/ruff check --quiet .
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --durations=15 -m "$(TEST_MARKS)"
 
@@ -72,7 +81,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .venv-lock
+	rm -rf $(VENV) .venv-lock node_modules
 
 # The long runs (README.md, "Soak"): the tests marked `scaled` again with 1,000 audited
 # parties, 50 SIGKILLs and longer fuzzing (the audit and the kills split into shards that
@@ -81,6 +90,6 @@ clean:
 # Four workers on two cores: the browser parties wait on the page about half their time
 # and the kills wait on restarts; the audit's and the fuzz's shards fill those waits.
 SOAK_WORKERS ?= 4
-soak: $(VENV)/.dev-installed chromium
+soak: $(VENV)/.dev-installed chromium node_modules/.installed
 	KLUB_AUDIT_PARTIES=1000 KLUB_CRASH_KILLS=50 KLUB_CRASH_PARTIES=8 KLUB_FUZZ_EXAMPLES=100 KLUB_SOAK_SHARDS=6 \
 	$(BIN)/python -m pytest -n $(SOAK_WORKERS) --dist worksteal -rsP --timeout 1500 --durations=15 -m "soak or scaled"

@@ -221,10 +221,16 @@ def browser():
     need_chromium()
     from playwright.sync_api import sync_playwright
 
+    from tests.support import axe
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        axe.hook(b)  # every page a browser test opens is checked by axe-core (tests/support/axe.py)
         yield b
-        b.close()
+        try:
+            axe.assert_contexts_clean(b)  # the contexts the module's tests left open
+        finally:
+            b.close()
 
 
 @pytest.fixture(scope="session")

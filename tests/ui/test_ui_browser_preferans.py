@@ -323,7 +323,7 @@ def check_reckoning(pg, root: str, names: list[str], result: dict) -> None:
     cells = pg.evaluate(
         "(root) => Object.fromEntries([...document.querySelectorAll(`${root} table.reckoning tbody tr`)]"
         ".map(tr => [tr.dataset.row, [...tr.querySelectorAll('td')].map(td => td.innerText.replace(/\\s+/g, ' ').trim())]))", root)
-    assert pg.eval_on_selector_all(f"{root} table.reckoning thead th", "els => els.map(e => e.textContent)")[1:] == names
+    assert pg.eval_on_selector_all(f"{root} table.reckoning thead th", "els => els.map(e => e.textContent)") == names  # the corner is a cell
     for s in range(3):
         others = [j for j in range(3) if j != s]
         against = sum(result["supe"][j][s] for j in others)
