@@ -163,6 +163,14 @@ def the_club_serves_it(app, client: TestClient, known: Known) -> None:
         data = members[known.members[organizer]].get(f"/api/leagues/{lid}").json()
         assert data["may_run"] and known.members[organizer] in data["organizers"], data
 
+    # the problems: each served with its member's answer, in his history, flagged once
+    for problem, (member_id, word) in known.problems.items():
+        solver = members[known.members[member_id]]
+        data = solver.get(f"/api/zadaci/{problem}").json()
+        assert data["id"] == problem and data["answered"]["word"] == word and not data["answered"]["correct"], data
+        assert [a["problem"] for a in solver.get("/api/zadaci/history").json()["answers"]] == [problem]
+        assert solver.post(f"/api/zadaci/{problem}/flag", json={"reason": "again"}).status_code == 409
+
     # every partie: a replay of its action log
     for p in known.parties.values():
         viewer = members[known.members[p.members[0]]] if p.members else admin

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy.engine import Connection
 
 from app.analysis.deal import analyse_deal
+from app.problems.mining import problems_of
 from app.bots.accounts import BOT_ROLE, NO_PASSWORD, TOKEN_PREFIX
 from app.games.registry import descriptor, engine_class
 from app.push.vapid import b64url, pem_of
@@ -68,6 +69,7 @@ class Known:
     mutes: dict[int, list[str]] = field(default_factory=dict)  # member id -> the bots whose chat he muted
     leagues: dict[int, tuple[int, int]] = field(default_factory=dict)  # id -> (its member, evening 1's tournament)
     league_organizers: dict[int, int] = field(default_factory=dict)  # league id -> the member an admin named
+    problems: dict[int, tuple[int, str]] = field(default_factory=dict)  # problem id -> (who answered, his word)
 
 
 class Gen:
@@ -380,6 +382,32 @@ def fill_league_organizers(g: Gen) -> None:
     g.known.league_organizers[lid] = people[1]
 
 
+def fill_problems(g: Gen) -> None:
+    """The problems mined from the analysed Lórum deal (once), a member's answer to the
+    first (wrong: the played word), his rating and streak, a flag, the partie mined."""
+    if g.known.problems:
+        return
+    pid, k = g.known.analyses[0]
+    partie = g.known.parties[pid]
+    mined = problems_of(partie.record, k, _ANALYSES[repr(partie.words)])
+    assert mined, "the analysed Lórum deal gives no problem: pick another deal"
+    member = g.known.gens[g.n][0]
+    ids = [g.insert("problems", {"partie_id": pid, "deal_index": k, "step": p["step"], "game": partie.game,
+                                 "theme": p["theme"], "seat": p["seat"], "best": p["best"], "played": p["played"],
+                                 "unit": p["unit"], "lost": p["lost"], "margin": p["margin"], "data": p["data"],
+                                 "rating": 1500.0, "deviation": 350.0, "volatility": 0.06, "attempts": 1,
+                                 "solved": 0, "flags": 1 if i == 0 else 0, "hidden": False, "created_at": NOW})
+           for i, p in enumerate(mined)]
+    g.insert("problem_sources", {"partie_id": pid, "problems": len(ids), "mined_at": NOW})
+    g.insert("problem_ratings", {"member_id": member, "rating": 1450.0, "deviation": 300.0, "volatility": 0.06,
+                                 "attempts": 1, "solved": 0, "streak": 0, "best_streak": 0, "updated_at": NOW})
+    g.insert("problem_attempts", {"member_id": member, "problem_id": ids[0], "word": mined[0]["played"],
+                                  "correct": False, "rating_before": 1500.0, "rating_after": 1450.0, "created_at": NOW})
+    g.insert("problem_flags", {"member_id": member, "problem_id": ids[0], "reason": "the best is not clear",
+                               "created_at": NOW})
+    g.known.problems[ids[0]] = (member, mined[0]["played"])
+
+
 def fill_push(g: Gen) -> None:
     k = g.known
     if k.push_key is None:
@@ -415,6 +443,7 @@ FILLERS: list[tuple[tuple[str, ...], Callable[[Gen], None]]] = [
     (("leagues", "league_members", "league_skips", "league_evenings"), fill_leagues),
     (("league_organizers", "league_reminders"), fill_league_organizers),
     (("ratings", "rating_events"), fill_ratings),
+    (("problems", "problem_sources", "problem_ratings", "problem_attempts", "problem_flags"), fill_problems),
     (("push_keys", "push_subscriptions", "push_outbox"), fill_push),
 ]
 TAUGHT = {name for tables, _ in FILLERS for name in tables}
