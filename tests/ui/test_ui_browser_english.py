@@ -53,6 +53,8 @@ def test_english_pages_have_no_serbian_word_left(browser, server, member):  # no
         pg.wait_for_load_state("networkidle")
         if path.startswith("/table/"):
             pg.wait_for_function("() => window.Klub && Klub.table && Klub.table.renders > 0")
+            if path in finished:  # the ended table's rematch comes with the final reckoning
+                pg.wait_for_selector('form[action$="/rematch"]')
         elif path.startswith("/archive/"):
             pg.wait_for_selector("#replay .replay-title, #replay .replay-hand, #sheet table, #sheet .paper")
         seen = pg.evaluate(SEEN)
