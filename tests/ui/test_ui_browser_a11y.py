@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from app.db.database import Database
+from app.ratings.service import rate_pending
 from tests.support import axe
+from tests.support.archive import seed_partie
 from tests.support.ui import api, close_watched, watched_page
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -98,7 +101,13 @@ SMALL_TARGETS = """() => {
 
 def test_every_target_on_a_phone_is_24_px_at_least(browser, server):
     cookies, tables = member_with_tables(browser, server, "prst")
+    seed_partie(server, "prst", "lora")  # a finished, rated partie: the standings list its players, links in cells
+    db = Database(server.db_url)
+    assert rate_pending(db) == 1
+    db.dispose()
     pg = watched_page(browser, cookies=cookies, **PHONE)
+    pg.goto(server.url + "/standings?game=lora")
+    assert pg.locator("tr[data-member=prst] a").count() == 1
     small = {}
     for path in pages_of("prst", tables):
         pg.goto(server.url + path)
