@@ -21,6 +21,20 @@
       for (const hint of field.querySelectorAll(".choice-hint")) hint.hidden = !select || hint.dataset.value !== select.value;
     }
   };
+  // An organizer's form (a tournament's, a league's): the chosen game's settings, and the
+  // fields of some games or of a format (data-for: their codes; hands per round, place points).
+  K.organizerForm = function (form) {
+    const sync = () => {
+      const on = [...form.querySelectorAll("input[name=game]:checked, input[name=format]:checked")].map((x) => x.value);
+      if (on.length) K.syncGameSettings(form, on[0]);
+      for (const el of form.querySelectorAll("[data-for]")) {
+        el.hidden = !el.dataset.for.split(" ").some((v) => on.includes(v));
+        for (const input of el.querySelectorAll("input")) input.disabled = el.hidden;
+      }
+    };
+    form.addEventListener("change", sync);
+    sync();
+  };
   // Times in the browser's zone: a form's "tz" field carries it and .tz-name names it; an
   // input[data-at] gets its instant as local wall time; <time class="local-time"> shows its instant.
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -5,21 +5,10 @@
 "use strict";
 (function () {
   const K = window.Klub;
-  // the days' unit comes translated with the page (data-days: "{n} d")
   const form = document.getElementById("league-form");
-  if (form) {
-    const sync = () => {
-      const on = [...form.querySelectorAll("input[name=game]:checked, input[name=format]:checked")].map((x) => x.value);
-      if (on.length) K.syncGameSettings(form, on[0]);
-      for (const el of form.querySelectorAll("[data-for]")) {
-        el.hidden = !el.dataset.for.split(" ").some((v) => on.includes(v));
-        for (const input of el.querySelectorAll("input")) input.disabled = el.hidden;
-      }
-    };
-    form.addEventListener("change", sync);
-    sync();
-  }
+  if (form) K.organizerForm(form);
 
+  // the days' unit comes translated with the page (data-days: "{n} d")
   const clocks = [...document.querySelectorAll(".league-countdown[data-seconds]")];
   if (!clocks.length) return;
   const started = Date.now();

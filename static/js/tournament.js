@@ -6,19 +6,7 @@
 (function () {
   const K = window.Klub;
   const form = document.getElementById("tournament-form");
-  if (form) {
-    const sync = () => {
-      const on = [...form.querySelectorAll("input[name=game]:checked, input[name=format]:checked")].map((x) => x.value);
-      if (on.length) K.syncGameSettings(form, on[0]);
-      // A field of some games or of a format (data-for: their codes): hands per round, place points.
-      for (const el of form.querySelectorAll("[data-for]")) {
-        el.hidden = !el.dataset.for.split(" ").some((v) => on.includes(v));
-        for (const input of el.querySelectorAll("input")) input.disabled = el.hidden;
-      }
-    };
-    form.addEventListener("change", sync);
-    sync();
-  }
+  if (form) K.organizerForm(form);
 
   const live = document.getElementById("tournament-live");
   if (!live) return;

@@ -10,6 +10,7 @@ The forms post here and come back with a redirect (or the page with its error); 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -23,7 +24,7 @@ from app.leagues import organizing, reading, service
 from app.members.service import CurrentMember
 from app.parties.engines import game_of
 from app.tournaments import service as tournaments
-from app.web.forms import MemberFormDep
+from app.web.forms import MemberFormDep, act_on_page
 from app.web.i18n import N_
 from app.web.pages.lobby import setting_name
 from app.web.pages.tournaments import _form_defaults, _hands_games, _int, _tournament_games
@@ -206,13 +207,5 @@ async def action_post(league_id: int, action: str, request: Request, club: ClubD
         "organizer": lambda: organizing.set_organizer(club, member, league_id, form.get("name", ""), True),
         "unorganizer": lambda: organizing.set_organizer(club, member, league_id, form.get("name", ""), False),
     }
-    try:
-        await run_in_threadpool(calls[action])
-    except ClubError as e:
-        try:
-            ctx = await run_in_threadpool(_detail_ctx, request, club, member, league_id, error=e.code,
-                                          error_message=e.message)
-        except ClubError as missing:
-            return error_page(request, member, missing.code, missing.message, 404)
-        return render(request, "league.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
-    return RedirectResponse(f"/leagues/{league_id}", status_code=303)
+    return await act_on_page(request, member, calls[action], "league.html",
+                             partial(_detail_ctx, request, club, member, league_id), f"/leagues/{league_id}")

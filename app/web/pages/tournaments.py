@@ -7,6 +7,7 @@ API (app/tournaments/router.py) does the same over JSON.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -24,7 +25,7 @@ from app.tournaments import reading, service
 from app.tournaments.traveller import traveller
 from app.web.pages.lobby import default_form, setting_name
 from app.web.i18n import lang_of
-from app.web.forms import MemberFormDep
+from app.web.forms import MemberFormDep, act_on_page
 from app.web.render import context, error_page, render, to_login
 
 router = APIRouter()
@@ -177,16 +178,8 @@ async def action_post(tournament_id: int, action: str, request: Request, club: C
         "resume": lambda: service.pause(club, member, tournament_id, False),
         "remove": lambda: service.remove_player(club, member, tournament_id, form.get("name", "")),
     }
-    try:
-        await run_in_threadpool(calls[action])
-    except ClubError as e:
-        try:
-            ctx = await run_in_threadpool(_detail_ctx, request, club, member, tournament_id, error=e.code,
-                                          error_message=e.message)
-        except ClubError as missing:
-            return error_page(request, member, missing.code, missing.message, 404)
-        return render(request, "tournament.html", ctx, status=e.status if 400 <= e.status < 500 else 400)
-    return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
+    return await act_on_page(request, member, calls[action], "tournament.html",
+                             partial(_detail_ctx, request, club, member, tournament_id), f"/tournaments/{tournament_id}")
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{round_no}/boards/{board}", response_class=HTMLResponse)
