@@ -17,6 +17,10 @@ from tests.support.backends import BACKENDS, PG_BASE_URL, PG_URL, REDIS_URL
 # registration throttle for every Settings() and every server process they start.
 # tests/security/test_security_register.py checks the real default.
 os.environ.setdefault("KLUB_REGISTER_MAX_PER_ADDRESS", "1000000")
+# Mining problems analyses every deal of every partie a test finishes (its analysis workers,
+# a core each): off for every Settings() and every server process the tests start; the tests
+# of tests/problems turn it on where they need it.
+os.environ["KLUB_PROBLEMS_MINING"] = "false"
 
 
 @pytest.fixture(scope="session")
