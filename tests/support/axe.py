@@ -2,16 +2,20 @@
 any violation.
 
 axe-core is the npm package pinned in package.json (``make test`` runs ``npm ci``; it lands
-in node_modules/axe-core). :func:`watch` gives a browser context an init script that loads
-axe into each page it opens and runs it once the page has been quiet (no DOM change) for
-:data:`QUIET_MS`, again after later changes (at most every :data:`EVERY_MS`), so the table
-states a test waits on are checked too; each violation is reported to Python through a
-binding and kept on the context (``ctx.axe_violations``). :func:`check_now` runs it at once
-on a page (the page's last state, before its context closes); :func:`assert_clean` fails
-with every violation seen: its rule, impact, help and the first elements.
+in node_modules/axe-core). :func:`watch` gives a browser context an init script that runs axe
+on each page it opens once the page has been quiet (no DOM change) for :data:`QUIET_MS`, and
+again after later changes (at most every :data:`EVERY_MS`), so the table states a test waits
+on are checked too. Two things keep its cost down (it was a quarter of the browser tests'
+CPU): axe's 650 kB are put into a page (a binding, :func:`_load`) only when the page first
+runs it, never into blank pages or pages left at once; and a state whose shape (its path,
+its width, the kinds of element shown; see ``shape()``) this worker has checked already is
+not checked again. Each violation is reported to Python through a binding and kept on the
+context (``ctx.axe_violations``). :func:`check_now` runs it at once on a page (the page's
+last state, before its context closes); :func:`assert_clean` fails with every violation
+seen: its rule, impact, help and the first elements.
 
-The scripts are evaluated by Playwright (an init script), not through a <script> tag of the
-page, so the Content-Security-Policy stays as strict as it is.
+The scripts are evaluated by Playwright (an init script, a binding's evaluate), not through
+a <script> tag of the page, so the Content-Security-Policy stays as strict as it is.
 """
 
 from __future__ import annotations
@@ -28,10 +32,12 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 QUIET_MS = 300
 EVERY_MS = 1500
 BINDING = "__klubAxeReport"
+LOADER = "__klubAxeLoad"
+SEEN = "__klubAxeSeen"
 
 RUNNER = """
 (() => {
-  if (window.top !== window || !window.axe || !location.protocol.startsWith("http")) return;
+  if (window.top !== window || !location.protocol.startsWith("http")) return;
   const seen = new Set();
   let running = false, timer = null, last = 0;
   function report(result) {
@@ -47,10 +53,36 @@ RUNNER = """
   window.__klubAxeRun = async () => {  // one run at a time (axe refuses a second)
     while (running) await new Promise((r) => setTimeout(r, 50));
     running = true;
-    try { return await axe.run(document, { resultTypes: ["violations"] }); }
+    try {
+      if (!window.axe) await window.%(loader)s();  // axe's source, only where it runs (below)
+      return await axe.run(document, { resultTypes: ["violations"] });
+    }
     finally { running = false; last = performance.now(); }
   };
-  window.__klubAxeNow = async () => report(await window.__klubAxeRun());
+  // A state's shape: the page's path (numbers aside), the viewport's width, and each kind of
+  // element there (its tag with each of its classes, and with its attributes' names; shown or
+  // hidden), values aside. A shape this worker's browser has checked already, in any test, is
+  // not checked again: the same elements of the same pages, but for their words and cards.
+  function shape() {
+    const kinds = new Set();
+    for (const el of document.querySelectorAll("*")) {
+      const shown = el.closest("[hidden]") ? "-" : "+";
+      kinds.add(el.tagName + shown + "[" + el.getAttributeNames().sort().join(",") + "]");
+      for (const c of el.classList) kinds.add(el.tagName + shown + "." + c);
+    }
+    const text = location.pathname.replace(/[0-9]+/g, "#") + "|" + innerWidth + "|" + [...kinds].sort().join(";");
+    let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    return (h1 >>> 0).toString(16) + (h2 >>> 0).toString(16) + ":" + text.length;
+  }
+  window.__klubAxeNow = async (always) => {
+    if (!always && await window.%(seen)s(shape())) { last = performance.now(); return; }
+    report(await window.__klubAxeRun());
+  };
   function later() {
     clearTimeout(timer);
     const wait = Math.max(%(quiet)d, last + %(every)d - performance.now());
@@ -80,7 +112,31 @@ def need_axe() -> None:
 
 @lru_cache(maxsize=1)
 def _init_script() -> str:
-    return AXE.read_text() + "\n" + RUNNER % {"binding": BINDING, "quiet": QUIET_MS, "every": EVERY_MS}
+    return RUNNER % {"binding": BINDING, "loader": LOADER, "seen": SEEN, "quiet": QUIET_MS, "every": EVERY_MS}
+
+
+@lru_cache(maxsize=1)
+def _source() -> str:
+    return AXE.read_text()
+
+
+_checked_shapes: set[str] = set()  # this worker's: the shapes (the runner's shape()) axe has checked
+
+
+def _seen(_source, shape: str) -> bool:
+    """Whether a state of this shape was checked already (and from now on it is)."""
+    if shape in _checked_shapes:
+        return True
+    _checked_shapes.add(shape)
+    return False
+
+
+def _load(source, *_) -> None:
+    """axe's source into the page that asks (the runner, before its first run there)."""
+    try:
+        source["page"].evaluate(_source())
+    except Exception:  # the page went meanwhile: nothing to check there
+        pass
 
 
 def watch(ctx) -> None:
@@ -91,6 +147,8 @@ def watch(ctx) -> None:
             raise RuntimeError(f"{AXE} is missing (make test runs npm ci)")
         return
     ctx.expose_binding(BINDING, lambda source, found: ctx.axe_violations.append(found))
+    ctx.expose_binding(LOADER, _load)
+    ctx.expose_binding(SEEN, _seen)
     ctx.add_init_script(_init_script())
 
 
@@ -112,8 +170,8 @@ def assert_clean(ctx) -> None:
 
 def violations_now(pg) -> list[dict]:
     """axe's violations of the page as it is now (a test that checks one state itself)."""
-    if not pg.evaluate("() => typeof window.axe !== 'undefined'"):
-        pg.evaluate(AXE.read_text())  # a page of a context the fixture did not watch
+    if not pg.evaluate("() => !!(window.axe || window.__klubAxeRun)"):
+        pg.evaluate(_source())  # a page of a context the fixture did not watch
     result = pg.evaluate("() => (window.__klubAxeRun ? window.__klubAxeRun() : axe.run(document, {resultTypes: ['violations']}))"
                          ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
                          " nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ')),"
