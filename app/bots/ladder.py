@@ -10,7 +10,6 @@ organized by the Club's first admin. The game goes round the Club's games week b
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
@@ -19,11 +18,11 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.members import references
-from app.clock import wait_woken, waker
 from app.db.models import Member, Tournament, TournamentPlayer
 from app.games.registry import descriptor, descriptors
 from app.members.service import CurrentMember
 from app.tournaments import service as tournaments
+from app.watchers import watch
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -93,15 +92,7 @@ def ensure_weekly(club: Club) -> int | None:
 async def keep_weekly(club: Club) -> None:
     """Keep the coming week's ladder announced: at start, then every hour of the Club's
     clock (tests move a manual clock, which wakes this at once)."""
-    loop = asyncio.get_running_loop()
-    moved = asyncio.Event()
-    club.clock.on_change(waker(loop, moved))
-    while True:
-        moved.clear()
-        try:
-            await run_in_threadpool(ensure_weekly, club)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the bot ladder could not be announced")
-        await wait_woken(moved, LOOK_SECONDS)
+    async def look() -> None:
+        await run_in_threadpool(ensure_weekly, club)
+
+    await watch(club.clock, LOOK_SECONDS, look, log, "the bot ladder could not be announced")

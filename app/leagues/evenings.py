@@ -12,7 +12,6 @@ Club's clock (tests move that clock), started with the app.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -22,16 +21,15 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.clock import wait_woken, waker
 from app.db.database import for_update
 from app.db.models import League, LeagueEvening, LeagueMember, LeagueSkip, Member, Tournament, TournamentPlayer
-from app.db.outage import log_failure
 from app.realtime import notices
 from app.tournaments import rounds
 from app.tournaments.secret import new_secret
 
 from app.leagues import reminders, season
 from app.leagues.calendar import league_starts
+from app.watchers import watch
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -181,16 +179,8 @@ def run_due(club: Club) -> None:
 async def watch_leagues(club: Club) -> None:
     """Create the evenings on time, remind their players and close the seasons, on the
     Club's clock."""
-    loop = asyncio.get_running_loop()
-    moved = asyncio.Event()
-    club.clock.on_change(waker(loop, moved))
-    while True:
-        moved.clear()
-        try:
-            await run_in_threadpool(run_due, club)
-            await run_in_threadpool(reminders.send_due, club)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:
-            log_failure(log, "league watcher failed", e)
-        await wait_woken(moved, club.settings.deadline_poll_seconds)
+    async def look() -> None:
+        await run_in_threadpool(run_due, club)
+        await run_in_threadpool(reminders.send_due, club)
+
+    await watch(club.clock, club.settings.deadline_poll_seconds, look, log, "league watcher failed")

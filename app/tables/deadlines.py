@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
-from app.clock import wait_woken, waker
 from app.db.models import Partie
-from app.db.outage import log_failure
 from app.members.service import delete_expired_sessions
 from app.parties import slow_reminders
+from app.watchers import watch
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -41,23 +40,18 @@ def resume_running(club: Club) -> None:
 async def watch_deadlines(club: Club) -> None:
     """Hand decisions whose time ran out to the computer, remind slow players; now and then
     drop expired sessions."""
-    last_cleanup = 0.0
     loop = asyncio.get_running_loop()
-    moved = asyncio.Event()  # a test moved the Club's clock: look now, not at the next poll
-    club.clock.on_change(waker(loop, moved))
-    while True:
-        moved.clear()
-        try:
-            for partie_id in await run_in_threadpool(expired_parties, club):
-                club.poke_bots(partie_id)
-            # Slow parties: a decision 80% through its time, told once (app/parties/slow.py).
-            for partie_id, seat in await run_in_threadpool(slow_reminders.due_reminders, club):
-                await run_in_threadpool(slow_reminders.send_reminder, club, partie_id, seat)
-            if loop.time() - last_cleanup > SESSION_CLEANUP_SECONDS:
-                last_cleanup = loop.time()
-                await run_in_threadpool(delete_expired_sessions, club.db, club.settings)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:
-            log_failure(log, "deadline watcher failed", e)
-        await wait_woken(moved, club.settings.deadline_poll_seconds)
+    last_cleanup = 0.0
+
+    async def look() -> None:
+        nonlocal last_cleanup
+        for partie_id in await run_in_threadpool(expired_parties, club):
+            club.poke_bots(partie_id)
+        # Slow parties: a decision 80% through its time, told once (app/parties/slow.py).
+        for partie_id, seat in await run_in_threadpool(slow_reminders.due_reminders, club):
+            await run_in_threadpool(slow_reminders.send_reminder, club, partie_id, seat)
+        if loop.time() - last_cleanup > SESSION_CLEANUP_SECONDS:
+            last_cleanup = loop.time()
+            await run_in_threadpool(delete_expired_sessions, club.db, club.settings)
+
+    await watch(club.clock, club.settings.deadline_poll_seconds, look, log, "deadline watcher failed")

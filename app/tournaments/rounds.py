@@ -14,7 +14,6 @@ acts, and from :func:`watch_tournaments`, the Club's clock loop (tests move that
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -25,9 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.clock import wait_woken, waker
 from app.db.database import for_update
-from app.db.outage import log_failure
 from app.members.references import levels_of
 from app.db.models import Member, Partie, PartieSeat, Rating, Tournament, TournamentRound
 from app.games.descriptor import GameDescriptor
@@ -42,6 +39,7 @@ from app.tournaments.secret import round_seed
 from app.tournaments.seating import Table
 from app.tournaments.seating_first import first_round
 from app.tournaments.seating_next import next_round
+from app.watchers import watch
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -330,21 +328,15 @@ async def watch_tournaments(club: Club) -> None:
     """Start rounds on time and apply round deadlines, on the Club's clock; at start, also
     look at every round still running (its last partie may have ended while the server
     was down)."""
-    loop = asyncio.get_running_loop()
-    moved = asyncio.Event()
-    club.clock.on_change(waker(loop, moved))
     first = True
-    while True:
-        moved.clear()
-        try:
-            ids = await run_in_threadpool(due_tournaments, club)
-            if first:
-                ids = sorted(set(ids) | set(await run_in_threadpool(unfinished_rounds, club)))
-                first = False
-            for tournament_id in ids:
-                await run_in_threadpool(advance, club, tournament_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:
-            log_failure(log, "tournament watcher failed", e)
-        await wait_woken(moved, club.settings.deadline_poll_seconds)
+
+    async def look() -> None:
+        nonlocal first
+        ids = await run_in_threadpool(due_tournaments, club)
+        if first:
+            ids = sorted(set(ids) | set(await run_in_threadpool(unfinished_rounds, club)))
+            first = False
+        for tournament_id in ids:
+            await run_in_threadpool(advance, club, tournament_id)
+
+    await watch(club.clock, club.settings.deadline_poll_seconds, look, log, "tournament watcher failed")

@@ -13,7 +13,7 @@ APP = ROOT / "app"
 
 # The floors, lowest first. A package may import its own modules and the packages of the
 # floors below its own, nothing of its floor's other packages and nothing above.
-BASE = ("config", "clock", "errors", "db", "responses", "zones", "realtime", "gcpauses", "logs")
+BASE = ("config", "clock", "watchers", "errors", "db", "responses", "zones", "realtime", "gcpauses", "logs")
 TOP = ("club", "deps", "cli", "__main__", "web")  # the composition root and the HTTP layer
 FLOORS: list[tuple[str, ...]] = [
     ("base",),  # app/config.py, app/clock.py, ... app/db, app/realtime: the BASE above
