@@ -6,14 +6,17 @@ server's threads and sockets). ``start(key, ...)`` submits unless that key is ru
 already (or was stored meanwhile); the ``store`` callback gets the result (on the pool's
 thread) before the key is dropped, so an asker finds it either running or stored.
 A failed computation is told once (:meth:`failure`); a broken pool (a worker killed) is
-replaced at the next start.
+replaced at the next start. A worker whose server is gone (killed: no shutdown told it) ends
+by itself within a second, mid-computation or idle, instead of living on as an orphan.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +25,16 @@ from typing import Any
 log = logging.getLogger("klub.analysis")
 
 STARTED, RUNNING, STORED = "started", "running", "stored"
+
+
+def end_with_parent(parent: int) -> None:
+    """In a worker: a thread that ends the process once its parent (the server) is gone."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 class WorkerPool:
@@ -53,7 +66,8 @@ class WorkerPool:
             if stored():
                 return STORED
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=end_with_parent, initargs=(os.getpid(),))
             pool = self._pool
             future = pool.submit(fn, *args)
             self._running[key] = future
