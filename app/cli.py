@@ -11,9 +11,10 @@ import json
 import sys
 from typing import Sequence
 
+from app.config import get_settings
 from app.games.base import GameError, RecordError
 from app.games.records import load_record, replayed_record
-from app.games.registry import codes
+from app.games.registry import codes, register_modules
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -296,4 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        register_modules(get_settings().outside_games)  # the records and commands of outside games too
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return args.func(args)

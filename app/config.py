@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     # make them short: KLUB_UI_TIMINGS='{"dalje_delay": 30}').
     ui_trick_pause_ms: int = 1500
     ui_timings: dict[str, int] = {}
+    # Games from outside the Club's tree: their descriptor modules, comma-separated (each
+    # defines DESCRIPTOR, as app/games/<game>/descriptor.py does), importable by the server,
+    # e.g. KLUB_OUTSIDE_GAMES=klub_mygame.descriptor. Listed after the Club's own games.
+    outside_games: str = ""
 
     chat_max_length: int = 500
     online_window_seconds: int = 120

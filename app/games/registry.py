@@ -31,6 +31,29 @@ def register(descriptor: GameDescriptor) -> None:
     _REGISTRY[descriptor.code] = descriptor
 
 
+def register_modules(paths: str) -> tuple[GameDescriptor, ...]:
+    """Add the outside games named by the setting ``outside_games``: descriptor modules,
+    comma-separated, each defining ``DESCRIPTOR``. :class:`GameError` names the first that
+    cannot be imported, defines none, or takes a code another game has."""
+    added = []
+    for path in (p.strip() for p in paths.split(",")):
+        if not path:
+            continue
+        try:
+            module = import_module(path)
+        except ImportError as e:
+            raise GameError(f"the outside game {path!r} cannot be imported: {e}") from e
+        game = getattr(module, "DESCRIPTOR", None)
+        if not isinstance(game, GameDescriptor):
+            raise GameError(f"the outside game {path!r} defines no DESCRIPTOR (a GameDescriptor)")
+        known = _load().get(game.code)
+        if known is not None and known is not game:
+            raise GameError(f"the outside game {path!r} takes the code {game.code!r} of another game")
+        register(game)
+        added.append(game)
+    return tuple(added)
+
+
 def unregister(code: str) -> None:
     _REGISTRY.pop(code, None)
 

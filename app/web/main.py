@@ -20,6 +20,7 @@ from app.bots.runner import BotRunner
 from app.club import Club
 from app.clock import Clock
 from app.config import Settings, get_settings
+from app.games.registry import register_modules
 from app.members import passwords
 from app.members.router import router as members_router
 from app.parties.router import router as parties_router
@@ -73,6 +74,7 @@ def include_flat(app: FastAPI, router: APIRouter, in_schema: bool = True) -> Non
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     logs.configure(settings)
+    register_modules(settings.outside_games)  # before anything lists the games
     if settings.argon2_time_cost and settings.argon2_memory_kib:
         passwords.set_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
     club = Club.from_settings(settings, clock)

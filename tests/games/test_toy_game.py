@@ -6,7 +6,9 @@ replay work, in a browser too, while no file of the Club names it."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
 import textwrap
 import time
@@ -338,3 +340,49 @@ def test_the_toy_game_in_a_browser(live, browser):
     finally:
         close_watched(pg)
     assert httpx.get(f"{live.url}/healthz").status_code == 200
+
+
+def test_a_setting_plugs_the_toy_game_into_a_served_club(tmp_path):
+    """KLUB_OUTSIDE_GAMES names the toy's descriptor module: a Club started with it (its own
+    process, nothing registered by code) offers and plays the toy game."""
+    from tests.support.ui import start_server, stop_server
+    from tests.support.web import member
+
+    _toy_package(tmp_path / "toy")
+    server = start_server(tmp_path, KLUB_OUTSIDE_GAMES=f"{PACKAGE}.descriptor",
+                          PYTHONPATH=f"{tmp_path / 'toy'}:{ROOT}")
+    try:
+        ana = member(server.url, "ana")
+        assert f'name="game" value="{CODE}"' in ana.get("/lobby").text
+        r = ana.post("/api/parties", json={"game": CODE, "seats": [{"kind": "bot", "level": "random"}] * 2})
+        assert r.status_code == 201, r.text
+        assert ana.get(f"/api/parties/{r.json()['id']}").json()["game"] == CODE
+    finally:
+        stop_server(server)
+
+
+def test_a_bad_outside_game_setting_stops_with_its_reason(tmp_path):
+    from app.games.base import GameError
+    from app.games.registry import register_modules
+
+    with pytest.raises(GameError, match="cannot be imported"):
+        register_modules("klub_no_such_game.descriptor")
+    with pytest.raises(GameError, match="defines no DESCRIPTOR"):
+        register_modules("app.games.registry")
+    (tmp_path / "klub_false_lora.py").write_text(
+        "from app.games.lora.descriptor import DESCRIPTOR as LORA\n"
+        "from dataclasses import replace\n"
+        "DESCRIPTOR = replace(LORA)\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(GameError, match="takes the code 'lora'"):
+            register_modules("klub_false_lora")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("klub_false_lora", None)
+    # the commands say it too, and do nothing
+    done = subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "KLUB_OUTSIDE_GAMES": "klub_no_such_game.descriptor",
+                               "KLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'k.db'}"})
+    assert done.returncode == 2 and "the outside game 'klub_no_such_game.descriptor' cannot be imported" in done.stderr
+    assert not (tmp_path / "k.db").exists()
