@@ -59,6 +59,8 @@ class TournamentRules:
     # names none; the organizer's form asks for them. None: a round is the game's whole
     # schedule (``round_settings`` ignores the hands).
     round_hands: int | None = None
+    # ... and the number a round's hands are a multiple of (preferans: 3, a turn of dealers).
+    hands_step: int = 1
 
     def boards_higher_better(self, settings: Mapping[str, Any]) -> bool:
         """Is a higher board result the better one, in a partie with these settings?"""

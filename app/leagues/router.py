@@ -28,7 +28,7 @@ class LeagueIn(BaseModel):
     skipped_dates: list[date] = Field(default_factory=list, max_length=100, description="dates with no evening")
     open_hours: int = Field(default=24, description="an evening's registration opens this many hours before it")
     settings: dict[str, Any] = Field(default_factory=dict)
-    hands: int | None = Field(default=None, description="preferans: hands per round")
+    hands: int | None = Field(default=None, description="hands per round, in a game whose round counts hands (a multiple of its step; None: its default)")
     timer: int = Field(default=60, description="seconds per decision")
     round_minutes: int = 90
     pause_minutes: int = 2

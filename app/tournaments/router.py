@@ -25,7 +25,7 @@ class TournamentIn(BaseModel):
     start_at: datetime = Field(description="ISO 8601 with its time zone; registration closes then")
     settings: dict[str, Any] = Field(default_factory=dict,
                                      description="the game's settings (the Club's rules by default; house rules are unrated)")
-    hands: int | None = Field(default=None, description="preferans: hands per round, a multiple of 3 (P13; default 24)")
+    hands: int | None = Field(default=None, description="hands per round, in a game whose round counts hands (a multiple of its step; None: its default)")
     timer: int = Field(default=60, description="seconds per decision, 15 to 300 (required in tournaments)")
     round_minutes: int = Field(default=90, description="a round's deadline after its start (T3)")
     pause_minutes: int = Field(default=2, description="minutes between the end of a round and the next")

@@ -34,7 +34,7 @@ class League(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     format: Mapped[str] = mapped_column(String(16))  # duplikat or svajcarski
     rounds: Mapped[int] = mapped_column(Integer)  # per evening
-    hands: Mapped[int | None] = mapped_column(Integer, nullable=True)  # preferans: hands per round
+    hands: Mapped[int | None] = mapped_column(Integer, nullable=True)  # hands per round, in a game whose round counts hands (Tournament.hands)
     timer_seconds: Mapped[int] = mapped_column(Integer)
     round_minutes: Mapped[int] = mapped_column(Integer)
     pause_minutes: Mapped[int] = mapped_column(Integer)

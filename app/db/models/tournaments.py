@@ -30,7 +30,7 @@ class Tournament(Base):
     format: Mapped[str] = mapped_column(String(16))  # duplikat or svajcarski
     rounds: Mapped[int] = mapped_column(Integer)
     # Hands per round, in a game whose round counts hands (its TournamentRules.round_hands;
-    # preferans, P13); None: the game's default, or its whole schedule.
+    # hands_step); None: the game's default, or its whole schedule.
     hands: Mapped[int | None] = mapped_column(Integer, nullable=True)
     start_at: Mapped[datetime] = mapped_column(UTCDateTime)
     timer_seconds: Mapped[int] = mapped_column(Integer)

@@ -68,4 +68,5 @@ def totals(result: Mapping[str, Any]) -> list[float]:
 PREFERANS_TOURNAMENT = TournamentRules(
     round_settings=round_settings, boards=boards, board_line=board_line, place_points=place_points, totals=totals,
     board_higher_better=True, total_higher_better=False, round_hands=DEFAULT_DELJENJA,
+    hands_step=3,
 )

@@ -27,7 +27,7 @@ from app.tournaments import service as tournaments
 from app.web.forms import MemberFormDep, act_on_page
 from app.web.i18n import N_
 from app.web.pages.lobby import setting_name
-from app.web.pages.tournaments import _form_defaults, _hands_games, _int, _tournament_games
+from app.web.pages.tournaments import _form_defaults, _int, _tournament_games
 from app.web.render import context, error_page, render, to_login
 
 router = APIRouter()
@@ -92,7 +92,7 @@ def _list_ctx(request: Request, club, member: CurrentMember, **extra: Any) -> di
     form = extra.pop("form", None) or _form_defaults_league(club)
     ctx = context(request, member, leagues=data, form=form, setting_name=setting_name, weekdays=WEEKDAYS,
                   organizer=tournaments.may_organize(member), tournament_games=_tournament_games(),
-                  hands_games=_hands_games(), **extra)
+                  **extra)
     return _error(ctx, extra.get("error"))
 
 

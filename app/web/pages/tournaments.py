@@ -37,12 +37,6 @@ def _tournament_games() -> list:
     return [g for g in descriptors() if g.tournament is not None]
 
 
-def _hands_games() -> str:
-    """The games whose round counts hands (their tournament rules' ``round_hands``), for
-    the form's "hands per round" field (``data-for``, static/js/tournament.js)."""
-    return " ".join(g.code for g in _tournament_games() if g.tournament.round_hands is not None)
-
-
 def _form_defaults(club) -> dict[str, str]:
     # the start in half an hour: in the Club's zone, and as an instant the page's script
     # writes in the browser's (app/zones.py)
@@ -58,7 +52,7 @@ def _list_ctx(request: Request, club, member: CurrentMember, **extra: Any) -> di
     form = extra.pop("form", None) or _form_defaults(club)
     return context(request, member, tournaments=data, form=form, setting_name=setting_name,
                    organizer=service.may_organize(member), tournament_games=_tournament_games(),
-                   hands_games=_hands_games(), **extra)
+                   **extra)
 
 
 @router.get("/tournaments", response_class=HTMLResponse)
