@@ -1,7 +1,7 @@
 """Problems mined from finished random-and-computer parties (issue 41, "must show"):
 
-    .venv/bin/python bench/zadaci.py --parties 1000            # the issue's count (hours)
-    .venv/bin/python bench/zadaci.py --parties 2 --deals 6     # what a shared machine allows
+    .venv/bin/python bench/zadaci.py --parties 1000 --jobs 2 --solve-every 10   # the issue's count (hours)
+    .venv/bin/python bench/zadaci.py --parties 2 --deals 6                      # a quick look
 
 Plays ``--parties`` parties of each game in this process (seat 0 a random player, the
 others the ``--level`` computer player; preferans to 30 bule), mines the first
@@ -12,12 +12,15 @@ asks the ``majstor`` computer player each problem from the seat's own view (hidd
 cards hidden). Prints per game: deals mined, problems (per partie and per deal, by
 theme), the analysis' CPU seconds per deal and the mining's own beyond it, and the share
 of the problems majstor solves, overall and by how clear the problem is (the best's lead
-over the second best, in the problem's unit). CPU time of one core (process time).
+over the second best, in the problem's unit). CPU time of one core (process time), summed
+over the ``--jobs`` processes that play the parties side by side; ``--solve-every K`` asks
+majstor every K-th problem only (a sample: majstor's search costs more than the mining).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -78,62 +81,83 @@ def bucket(lead: float) -> tuple[int, str]:
     return len(EDGES), f">={EDGES[-1]}"
 
 
+def one_partie(job: tuple[str, int, str, int, int]) -> dict:
+    """Play and mine one partie: its deals' CPU figures and its problems (majstor's answer
+    on every ``solve_every``-th, counted from the partie's number so the sample spreads)."""
+    game, i, level, deal_limit, solve_every = job
+    t0 = time.process_time()
+    record = play(game, i, level, deal_limit)
+    out: dict = {"play_s": time.process_time() - t0, "analysis_s": [], "mining_s": [], "problems": []}
+    n = len(record["deals"]) if not deal_limit else min(deal_limit, len(record["deals"]))
+    if record["deals"] and not engine_ended(record, n):
+        n -= 1  # the deal in play when the play stopped has not ended
+    out["deals"] = n
+    for k in range(n):
+        t0 = time.process_time()
+        analysis = analyse_deal(record, k)
+        t1 = time.process_time()
+        problems = problems_of(record, k, analysis)
+        t2 = time.process_time()
+        out["analysis_s"].append(t1 - t0)
+        out["mining_s"].append(t2 - t1)
+        for p in problems:
+            asked = (i + len(out["problems"])) % solve_every == 0
+            out["problems"].append({"unit": p["unit"], "margin": p["margin"], "theme": p["data"]["theme_name"]["en"],
+                                    "solved": majstor_solves(record, p) if asked else None})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--parties", type=int, default=2, help="finished parties per game (the issue: 1000)")
     ap.add_argument("--deals", type=int, default=0, help="mine only the first N deals of each partie (0: all)")
     ap.add_argument("--level", default="iskusan", help="the computer players' level at seats 1..")
     ap.add_argument("--game", action="append", help="only this game (repeatable)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes playing and mining side by side")
+    ap.add_argument("--solve-every", type=int, default=1, help="ask majstor every K-th problem (1: all)")
     args = ap.parse_args()
-    for d in descriptors():
-        if d.problems is None or (args.game and d.code not in args.game):
-            continue
-        deals = 0
-        found: list[dict] = []
-        analysis_s: list[float] = []
-        mining_s: list[float] = []
-        play_s = 0.0
-        solved = Counter()
+    with multiprocessing.get_context("spawn").Pool(max(1, args.jobs)) as pool:
+        for d in descriptors():
+            if d.problems is None or (args.game and d.code not in args.game):
+                continue
+            report(d.code, args, pool.imap(one_partie, [(d.code, i, args.level, args.deals, args.solve_every)
+                                                        for i in range(args.parties)]))
+
+
+def report(game: str, args, parties) -> None:
+    deals = 0
+    found: list[dict] = []
+    analysis_s: list[float] = []
+    mining_s: list[float] = []
+    play_s = 0.0
+    for i, out in enumerate(parties):
+        deals += out["deals"]
+        play_s += out["play_s"]
+        analysis_s += out["analysis_s"]
+        mining_s += out["mining_s"]
+        found += out["problems"]
+        if (i + 1) % max(1, args.parties // 20) == 0 or i + 1 == args.parties:
+            print(f"  {game} partie {i + 1}/{args.parties}: {deals} deals mined, {len(found)} problems so far", flush=True)
+    total = len(found)
+    print(f"{game}: {args.parties} parties ({args.level} + random, played in {play_s:.0f} s CPU), {deals} deals mined: "
+          f"{total} problems ({total / max(1, args.parties):.1f} per partie, {total / max(1, deals):.2f} per deal)")
+    if analysis_s:
+        print(f"  CPU per deal: analysis mean {statistics.mean(analysis_s):.2f} s (median {statistics.median(analysis_s):.2f}), "
+              f"mining beyond it mean {statistics.mean(mining_s):.3f} s "
+              f"({100 * sum(mining_s) / max(1e-9, sum(analysis_s)):.1f}% of the analysis)")
+    print(f"  themes: {dict(Counter(p['theme'] for p in found).most_common())}")
+    asked = [p for p in found if p["solved"] is not None]
+    if asked:
+        ok = sum(p["solved"] for p in asked)
+        print(f"  majstor solves {ok} of {len(asked)} asked ({100 * ok / len(asked):.0f}%); by the best's lead:")
         by_lead: dict[tuple[str, int, str], list[int]] = defaultdict(lambda: [0, 0])
-        themes = Counter()
-        for i in range(args.parties):
-            t0 = time.process_time()
-            record = play(d.code, i, args.level, args.deals)
-            play_s += time.process_time() - t0
-            n = len(record["deals"]) if not args.deals else min(args.deals, len(record["deals"]))
-            if record["deals"] and not engine_ended(record, n):
-                n -= 1  # the deal in play when the play stopped has not ended
-            for k in range(n):
-                t0 = time.process_time()
-                analysis = analyse_deal(record, k)
-                t1 = time.process_time()
-                problems = problems_of(record, k, analysis)
-                t2 = time.process_time()
-                analysis_s.append(t1 - t0)
-                mining_s.append(t2 - t1)
-                deals += 1
-                for p in problems:
-                    ok = majstor_solves(record, p)
-                    solved[ok] += 1
-                    b = by_lead[(p["unit"], *bucket(p["margin"]))]
-                    b[0] += ok
-                    b[1] += 1
-                    themes[p["data"]["theme_name"]["en"]] += 1
-                    found.append(p)
-            print(f"  {d.code} partie {i + 1}/{args.parties}: {n} deals mined, {len(found)} problems so far", flush=True)
-        total = len(found)
-        print(f"{d.code}: {args.parties} parties ({args.level} + random, played in {play_s:.0f} s CPU), {deals} deals mined: "
-              f"{total} problems ({total / max(1, args.parties):.1f} per partie, {total / max(1, deals):.2f} per deal)")
-        if analysis_s:
-            print(f"  CPU per deal: analysis mean {statistics.mean(analysis_s):.2f} s (median {statistics.median(analysis_s):.2f}), "
-                  f"mining beyond it mean {statistics.mean(mining_s):.3f} s "
-                  f"({100 * sum(mining_s) / max(1e-9, sum(analysis_s)):.1f}% of the analysis)")
-        print(f"  themes: {dict(themes.most_common())}")
-        if total:
-            print(f"  majstor solves {solved[True]} of {total} ({100 * solved[True] / total:.0f}%); by the best's lead:")
-            for key in sorted(by_lead):
-                ok, n = by_lead[key]
-                print(f"    {key[0]} {key[2]}: {ok}/{n} ({100 * ok / n:.0f}%)")
+        for p in asked:
+            b = by_lead[(p["unit"], *bucket(p["margin"]))]
+            b[0] += p["solved"]
+            b[1] += 1
+        for key in sorted(by_lead):
+            n_ok, n = by_lead[key]
+            print(f"    {key[0]} {key[2]}: {n_ok}/{n} ({100 * n_ok / n:.0f}%)")
 
 
 if __name__ == "__main__":
