@@ -124,7 +124,9 @@ def _seat(t: Tournament, game: GameDescriptor, s: Session, round_no: int) -> lis
 
 
 def round_settings(t: Tournament, game: GameDescriptor) -> dict[str, Any]:
-    return game.normalize_settings(game.tournament.round_settings(t.settings, t.hands))
+    rules = game.tournament
+    assert rules is not None, f"{game.code} has no tournaments"  # service.create refuses such a game
+    return game.normalize_settings(rules.round_settings(t.settings, t.hands))
 
 
 def _start_round(s: Session, t: Tournament, game: GameDescriptor, now: datetime, after: _After) -> None:

@@ -85,18 +85,18 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     ratings.subscribe(club)  # rates parties as they end, off the word path
     # mines finished parties' problems in the analysis workers
     app_miner = problems_feed.subscribe(club) if settings.problems_mining else None
-    push_worker.attach(club, push.describe)  # push notices: fed by notices.tell, sent in the background
+    push_service = push_worker.attach(club, push.describe)  # push notices: fed by notices.tell, sent in the background
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await run_in_threadpool(club.push.load_keys)  # made on the first start; a bad setting stops the start
+        await run_in_threadpool(push_service.load_keys)  # made on the first start; a bad setting stops the start
         await club.hub.start()
         club.bots = BotRunner(club, workers=settings.bot_workers, delay=settings.bot_delay_seconds)
         watcher = asyncio.create_task(watch_deadlines(club))
         tournaments = asyncio.create_task(tournament_rounds.watch_tournaments(club))
         gc_keeper = asyncio.create_task(gcpauses.keep_pauses_short(settings.gc_freeze_seconds, settings.gc_full_seconds))
         leagues = asyncio.create_task(league_evenings.watch_leagues(club))  # the calendar creates the evenings
-        tasks = [watcher, tournaments, leagues, gc_keeper, asyncio.create_task(club.push.run())]
+        tasks = [watcher, tournaments, leagues, gc_keeper, asyncio.create_task(push_service.run())]
         if settings.bot_ladder:
             tasks.append(asyncio.create_task(bot_ladder.keep_weekly(club)))
         await run_in_threadpool(resume_running, club)
