@@ -20,6 +20,7 @@ majstor every K-th problem only (a sample: majstor's search costs more than the 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import statistics
 import sys
@@ -39,18 +40,19 @@ from app.problems.mining import engine_at_deal, problems_of  # noqa: E402
 SETTINGS = {"preferans": {"bule": 30, "refe": 1}}
 
 
-def play(game: str, seed: int, level: str, deals: int = 0):
-    """A finished partie: seat 0 random, the others the computer player of ``level``
-    (with ``deals``: played until that many deals have ended, the deals mined)."""
+def play(game: str, seed: int, level: str, deals: int = 0, settings: dict | None = None):
+    """A finished partie's record: seat 0 random, the others the computer player of ``level``
+    (with ``deals``: played until that many deals have ended, the deals mined), and whether
+    it finished."""
     cls = engine_class(game)
-    engine = cls.new(SETTINGS.get(game, {}), seed=f"zadaci-{game}-{seed}")
+    engine = cls.new(settings if settings is not None else SETTINGS.get(game, {}), seed=f"zadaci-{game}-{seed}")
     bots = [RandomBot(seed)] + [build_bot(level, game, f"{seed}-{s}") for s in range(1, engine.n_seats)]
     while not engine.finished and not (deals and engine.deal_index >= deals):
         seat = engine.seats_to_act()[0]
         legal = engine.legal_actions(seat)
         word = legal[0] if len(legal) == 1 else bots[seat].choose(engine.view(seat), legal)
         engine.apply(seat, word)
-    return engine.to_record([f"p{s}" for s in range(engine.n_seats)])
+    return engine.to_record([f"p{s}" for s in range(engine.n_seats)]), engine.finished
 
 
 def engine_ended(record, n: int) -> bool:
@@ -81,17 +83,18 @@ def bucket(lead: float) -> tuple[int, str]:
     return len(EDGES), f">={EDGES[-1]}"
 
 
-def one_partie(job: tuple[str, int, str, int, int]) -> dict:
+def one_partie(job: tuple[str, int, str, int, int, dict | None]) -> dict:
     """Play and mine one partie: its deals' CPU figures and its problems (majstor's answer
     on every ``solve_every``-th, counted from the partie's number so the sample spreads)."""
-    game, i, level, deal_limit, solve_every = job
+    game, i, level, deal_limit, solve_every, settings = job
     t0 = time.process_time()
-    record = play(game, i, level, deal_limit)
+    record, finished = play(game, i, level, deal_limit, settings)
     out: dict = {"play_s": time.process_time() - t0, "analysis_s": [], "mining_s": [], "problems": []}
     n = len(record["deals"]) if not deal_limit else min(deal_limit, len(record["deals"]))
     if record["deals"] and not engine_ended(record, n):
         n -= 1  # the deal in play when the play stopped has not ended
     out["deals"] = n
+    out["finished"] = finished
     for k in range(n):
         t0 = time.process_time()
         analysis = analyse_deal(record, k)
@@ -115,12 +118,15 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="only this game (repeatable)")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing and mining side by side")
     ap.add_argument("--solve-every", type=int, default=1, help="ask majstor every K-th problem (1: all)")
+    ap.add_argument("--settings", type=json.loads, default=None,
+                    help='the parties\' settings as JSON (default: preferans {"bule": 30, "refe": 1})')
     args = ap.parse_args()
     with multiprocessing.get_context("spawn").Pool(max(1, args.jobs)) as pool:
         for d in descriptors():
             if d.problems is None or (args.game and d.code not in args.game):
                 continue
-            report(d.code, args, pool.imap(one_partie, [(d.code, i, args.level, args.deals, args.solve_every)
+            report(d.code, args, pool.imap(one_partie, [(d.code, i, args.level, args.deals, args.solve_every,
+                                                         args.settings)
                                                         for i in range(args.parties)]))
 
 
@@ -130,7 +136,9 @@ def report(game: str, args, parties) -> None:
     analysis_s: list[float] = []
     mining_s: list[float] = []
     play_s = 0.0
+    finished = 0
     for i, out in enumerate(parties):
+        finished += out["finished"]
         deals += out["deals"]
         play_s += out["play_s"]
         analysis_s += out["analysis_s"]
@@ -139,7 +147,8 @@ def report(game: str, args, parties) -> None:
         if (i + 1) % max(1, args.parties // 20) == 0 or i + 1 == args.parties:
             print(f"  {game} partie {i + 1}/{args.parties}: {deals} deals mined, {len(found)} problems so far", flush=True)
     total = len(found)
-    print(f"{game}: {args.parties} parties ({args.level} + random, played in {play_s:.0f} s CPU), {deals} deals mined: "
+    print(f"{game}: {args.parties} parties ({args.level} + random, played in {play_s:.0f} s CPU; "
+          f"{finished} finished), {deals} deals mined: "
           f"{total} problems ({total / max(1, args.parties):.1f} per partie, {total / max(1, deals):.2f} per deal)")
     if analysis_s:
         print(f"  CPU per deal: analysis mean {statistics.mean(analysis_s):.2f} s (median {statistics.median(analysis_s):.2f}), "
