@@ -40,13 +40,14 @@ from app.problems.mining import engine_at_deal, problems_of  # noqa: E402
 SETTINGS = {"preferans": {"bule": 30, "refe": 1}}
 
 
-def play(game: str, seed: int, level: str, deals: int = 0, settings: dict | None = None):
+def play(game: str, seed: int, level: str, deals: int = 0, settings: dict | None = None, random_seats: int = 1):
     """A finished partie's record: seat 0 random, the others the computer player of ``level``
     (with ``deals``: played until that many deals have ended, the deals mined), and whether
     it finished."""
     cls = engine_class(game)
     engine = cls.new(settings if settings is not None else SETTINGS.get(game, {}), seed=f"zadaci-{game}-{seed}")
-    bots = [RandomBot(seed)] + [build_bot(level, game, f"{seed}-{s}") for s in range(1, engine.n_seats)]
+    bots = [(RandomBot(seed if s == 0 else f"{seed}-{s}") if s < random_seats else build_bot(level, game, f"{seed}-{s}"))
+            for s in range(engine.n_seats)]
     while not engine.finished and not (deals and engine.deal_index >= deals):
         seat = engine.seats_to_act()[0]
         legal = engine.legal_actions(seat)
@@ -83,12 +84,12 @@ def bucket(lead: float) -> tuple[int, str]:
     return len(EDGES), f">={EDGES[-1]}"
 
 
-def one_partie(job: tuple[str, int, str, int, int, dict | None]) -> dict:
+def one_partie(job: tuple[str, int, str, int, int, dict | None, int]) -> dict:
     """Play and mine one partie: its deals' CPU figures and its problems (majstor's answer
     on every ``solve_every``-th, counted from the partie's number so the sample spreads)."""
-    game, i, level, deal_limit, solve_every, settings = job
+    game, i, level, deal_limit, solve_every, settings, random_seats = job
     t0 = time.process_time()
-    record, finished = play(game, i, level, deal_limit, settings)
+    record, finished = play(game, i, level, deal_limit, settings, random_seats)
     out: dict = {"play_s": time.process_time() - t0, "analysis_s": [], "mining_s": [], "problems": []}
     n = len(record["deals"]) if not deal_limit else min(deal_limit, len(record["deals"]))
     if record["deals"] and not engine_ended(record, n):
@@ -120,13 +121,15 @@ def main() -> None:
     ap.add_argument("--solve-every", type=int, default=1, help="ask majstor every K-th problem (1: all)")
     ap.add_argument("--settings", type=json.loads, default=None,
                     help='the parties\' settings as JSON (default: preferans {"bule": 30, "refe": 1})')
+    ap.add_argument("--random-seats", type=int, default=1,
+                    help="seats (from 0) of a random player, the others --level's (0: computer players only)")
     args = ap.parse_args()
     with multiprocessing.get_context("spawn").Pool(max(1, args.jobs)) as pool:
         for d in descriptors():
             if d.problems is None or (args.game and d.code not in args.game):
                 continue
             report(d.code, args, pool.imap(one_partie, [(d.code, i, args.level, args.deals, args.solve_every,
-                                                         args.settings)
+                                                         args.settings, args.random_seats)
                                                         for i in range(args.parties)]))
 
 
@@ -147,7 +150,7 @@ def report(game: str, args, parties) -> None:
         if (i + 1) % max(1, args.parties // 20) == 0 or i + 1 == args.parties:
             print(f"  {game} partie {i + 1}/{args.parties}: {deals} deals mined, {len(found)} problems so far", flush=True)
     total = len(found)
-    print(f"{game}: {args.parties} parties ({args.level} + random, played in {play_s:.0f} s CPU; "
+    print(f"{game}: {args.parties} parties ({args.random_seats} random + {args.level}, played in {play_s:.0f} s CPU; "
           f"{finished} finished), {deals} deals mined: "
           f"{total} problems ({total / max(1, args.parties):.1f} per partie, {total / max(1, deals):.2f} per deal)")
     if analysis_s:
