@@ -13,6 +13,7 @@ MAX_REFE = 8
 TIMER_RANGE = (15, 300)
 KEYS = ("bule", "refe", "timer", "deljenja")
 DEFAULT_DELJENJA = 24  # a tournament round's hands (P13)
+DELJENJA_STEP = 3  # ... a multiple of the players: each deals alike (P13)
 
 
 def _is_int(x: object) -> bool:
@@ -47,7 +48,7 @@ def normalize_settings(settings: Any) -> dict[str, Any]:
 
 def check_deljenja(hands: object) -> int:
     """P13: a round's number of hands is a positive multiple of 3 (each player deals alike)."""
-    if not isinstance(hands, int) or isinstance(hands, bool) or hands <= 0 or hands % 3:
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands <= 0 or hands % DELJENJA_STEP:
         raise SettingsError(f"deljenja (the hands of a round) must be a positive multiple of 3, got {hands!r}")
     return hands
 

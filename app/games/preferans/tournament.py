@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.games.base import GameError
-from app.games.preferans.settings import DEFAULT_DELJENJA, normalize_settings
+from app.games.preferans.settings import DEFAULT_DELJENJA, DELJENJA_STEP, normalize_settings
 from app.games.tournament import TournamentRules, check_place_points, points_by_places
 
 PLACE_POINTS = (3, 2, 0)  # T5
@@ -68,5 +68,5 @@ def totals(result: Mapping[str, Any]) -> list[float]:
 PREFERANS_TOURNAMENT = TournamentRules(
     round_settings=round_settings, boards=boards, board_line=board_line, place_points=place_points, totals=totals,
     board_higher_better=True, total_higher_better=False, round_hands=DEFAULT_DELJENJA,
-    hands_step=3,
+    hands_step=DELJENJA_STEP,
 )
