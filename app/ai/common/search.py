@@ -5,8 +5,6 @@ bounds) and searching one card of each run of equivalent cards; for the max-n se
 
 from __future__ import annotations
 
-from app.games.cards import SUIT_MASKS
-
 INF = 1 << 20
 
 
@@ -81,16 +79,35 @@ def representatives(legal: int, present: int, special: int = 0) -> list[int]:
     """One card of each run of equivalent legal cards, lowest first. Two legal cards of
     a suit are equivalent when no card still present (in a hand or on the trick) lies
     between them and ``special`` (a mask of cards that score) holds both or neither."""
+    out: list[int] = []
+    while legal:
+        shift = ((legal & -legal).bit_length() - 1) & ~7  # the lowest suit left
+        lb = legal >> shift & 0xFF
+        legal ^= lb << shift
+        key = shift << 24 | (special >> shift & 0xFF) << 16 | (present >> shift & 0xFF) << 8 | lb
+        runs = _RUNS.get(key)
+        if runs is None:
+            runs = _RUNS[key] = _suit_runs(lb, present >> shift & 0xFF, special >> shift & 0xFF, shift)
+        out += runs
+    return out
+
+
+# A search asks for the same few suit layouts millions of times: each suit's answer is kept
+# by its (suit, special, present, legal) bytes. Legal cards are present, so at most 3^8
+# layouts per suit and scoring class.
+_RUNS: dict[int, tuple[int, ...]] = {}
+
+
+def _suit_runs(legal: int, present: int, special: int, shift: int) -> tuple[int, ...]:
+    """``representatives`` within one suit's byte (cards ``shift`` + rank)."""
     out = []
-    m = legal
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        below = present & SUIT_MASKS[c >> 3] & (low - 1)
+    for r in range(8):
+        if not legal >> r & 1:
+            continue
+        below = present & ((1 << r) - 1)
         if below:
             p = below.bit_length() - 1
-            if (legal >> p) & 1 and ((special >> p) & 1) == ((special >> c) & 1):
+            if legal >> p & 1 and (special >> p & 1) == (special >> r & 1):
                 continue
-        out.append(c)
-    return out
+        out.append(shift + r)
+    return tuple(out)

@@ -8,7 +8,7 @@ and the leader at trick boundaries is exact.
 
 from __future__ import annotations
 
-from app.games.cards import cards_of as _bits
+from app.games.cards import cards_of as _bits, legal_mask
 
 from app.ai.common.search import INF, BoundedSearch, representatives
 from app.ai.common.tricks import legal_cards, winner_index
@@ -23,6 +23,8 @@ class PlaySolver(BoundedSearch):
         self.declarer = declarer
         self.trump = trump
         self.betl = betl
+        self.index = {s: i for i, s in enumerate(seats)}
+        self.next_seat = {s: seats[(i + 1) % self.n] for i, s in enumerate(seats)}
 
     def move_values(self, hands: list[int], trick: list[tuple[int, int]], seat: int) -> dict[int, int]:
         """Declarer tricks still to come after each legal card of ``seat`` (whose turn it is)."""
@@ -47,14 +49,13 @@ class PlaySolver(BoundedSearch):
     def _after(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
         if len(cards) == self.n:
             return self._finish(hands, leader, cards, alpha, beta)
-        i = self.seats.index(seat)
-        return self._card(hands, leader, self.seats[(i + 1) % self.n], cards, alpha, beta)
+        return self._card(hands, leader, self.next_seat[seat], cards, alpha, beta)
 
     def _finish(self, hands: list[int], leader: int, cards: list[int], alpha: int, beta: int) -> int:
-        li = self.seats.index(leader)
-        winner = self.seats[(li + winner_index(cards, self.trump)) % self.n]
-        pts = 1 if winner == self.declarer else 0
-        return pts + self._trick(hands, winner, alpha - pts, beta - pts)
+        winner = self.seats[(self.index[leader] + winner_index(cards, self.trump)) % self.n]
+        if winner == self.declarer:
+            return 1 + self._trick(hands, winner, alpha - 1, beta - 1)
+        return self._trick(hands, winner, alpha, beta)
 
     def _trick(self, hands: list[int], leader: int, alpha: int, beta: int) -> int:
         left = hands[self.declarer].bit_count()
@@ -68,27 +69,31 @@ class PlaySolver(BoundedSearch):
 
     def _card(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
         hand = hands[seat]
-        legal = legal_cards(hand, cards, self.trump)
+        legal = legal_mask(hand, cards[0] if cards else None, self.trump)
         present = hands[0] | hands[1] | hands[2]
         for c in cards:
             present |= 1 << c
         maximizing = (seat == self.declarer) != self.betl
         best = -INF if maximizing else INF
+        last = len(cards) == self.n - 1
+        nxt = self.next_seat[seat]
         for c in reversed(representatives(legal, present)):  # one card per run of adjacent cards, highest first
             hands[seat] = hand & ~(1 << c)
             cards.append(c)
-            v = self._after(hands, leader, seat, cards, alpha, beta)
+            v = self._finish(hands, leader, cards, alpha, beta) if last else self._card(hands, leader, nxt, cards, alpha, beta)
             cards.pop()
             hands[seat] = hand
             if maximizing:
                 if v > best:
                     best = v
-                    alpha = max(alpha, v)
+                    if v > alpha:
+                        alpha = v
                     if v >= beta:
                         break
             elif v < best:
                 best = v
-                beta = min(beta, v)
+                if v < beta:
+                    beta = v
                 if v <= alpha:
                     break
         return best
@@ -104,7 +109,7 @@ class RuleDefenceSolver(PlaySolver):
     def _card(self, hands: list[int], leader: int, seat: int, cards: list[int], alpha: int, beta: int) -> int:
         if seat == self.declarer:
             return super()._card(hands, leader, seat, cards, alpha, beta)
-        li = self.seats.index(leader)
+        li = self.index[leader]
         trick_seats = [self.seats[(li + i) % self.n] for i in range(len(cards))]
         hand = hands[seat]
         c = rule_card(hand, cards, trick_seats, seat, self.declarer, self.trump, self.betl, self.n)
