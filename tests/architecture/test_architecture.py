@@ -183,6 +183,25 @@ def test_engines_are_pure():
     assert not offenders, "\n".join(offenders)
 
 
+SHARED_GAME_PACKAGES = frozenset({"tricks"})  # what several games share (app/games/tricks)
+
+
+def test_no_game_package_imports_another_game():
+    """A game's package imports the games' shared modules, the packages the games share
+    (``tricks``) and its own modules; never another game's package."""
+    offenders = []
+    for path in sorted((APP / "games").rglob("*.py")):
+        parts = path.relative_to(APP / "games").parts
+        if len(parts) < 2 or parts[0] in SHARED_GAME_PACKAGES:
+            continue
+        for line, target in _runtime_imports(path):
+            names = target.split(".")
+            if len(names) > 2 and names[1] == "games" and (APP / "games" / names[2]).is_dir() \
+                    and names[2] not in SHARED_GAME_PACKAGES | {parts[0]}:
+                offenders.append(f"{path.relative_to(ROOT)}:{line}: imports {target}")
+    assert not offenders, "move what games share to app/games/tricks (or the like):\n" + "\n".join(offenders)
+
+
 # -- The tests' own shape (docs/architecture.md, "Tests")
 
 TESTS = ROOT / "tests"

@@ -83,9 +83,9 @@ def test_settings_are_typed_flags_and_false_is_dropped():
     ({"sto_jedan": 1}, "sto_jedan is true or false"),
     ({"makk": "true"}, "makk is true or false"),
     ({"makk": None}, "makk is true or false"),
-    ({"variant": "klub"}, "variant is a setting of Lora"),
-    ({"izbor": False}, "izbor is a setting of Lora"),  # refused even when false
-    ({"igraca": 4}, "igraca is a setting of Lora"),
+    ({"variant": "klub"}, "Lórum has no setting variant"),  # a Lora table's settings are no Lórum's
+    ({"izbor": False}, "Lórum has no setting izbor"),  # refused even when false
+    ({"igraca": 4}, "Lórum has no setting igraca"),
     ({"domino": True}, "Lórum has no setting domino"),
     ({"timer": 5}, "timer must be"),
     ({"makk": True, "timer": "60"}, "timer must be"),

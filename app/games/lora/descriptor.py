@@ -9,32 +9,17 @@ from app.games.descriptor import (
     FLAG,
     SUBSET,
     Choice,
-    GameDescriptor,
     SettingField,
     Text,
     public_part,
     rules_pages,
     texts,
 )
-from app.games.cards import names_of
+from app.games.tricks.descriptor import REPLAY_KEYS, trick_game
 from app.games.lora.help import contract_help
 from app.games.lora.partie import LoraPartie
-from app.games.lora.problems import LORA_PROBLEMS
-from app.games.lora.texts import TEXTS
 from app.games.lora.tournament import LORA_TOURNAMENT
 from app.games.lora.variants import HRVATSKA, KLUB, KLUB_CODES, LIBIJSKA
-
-# The public part of a Lora-table deal the replay shows after each step.
-REPLAY_KEYS = ("index", "contract", "contract_title", "dealer", "first", "turn", "ended", "points", "trick",
-               "trick_counts", "penalty_cards", "rows", "start_rank", "predictions", "blind", "choosing",
-               "bets", "kitty", "kitty_size", "kitty_turn", "void", "slot")
-
-
-def hands_face_up(engine: Any) -> list[list[str]]:
-    """Every hand of the deal in play, face up (the replay; a blind hand's view has none)."""
-    deal = engine.deal
-    return [names_of(hand) for hand in deal.hands] if deal is not None else [[] for _ in range(engine.n_seats)]
-
 
 CONTRACTS = texts(
     ("Što više", "Most tricks"), ("Što manje", "Fewest tricks"), ("Dame", "Queens"), ("Herc", "Hearts"),
@@ -116,16 +101,12 @@ SETTINGS = (
             "the taker of J♣ +6, his partner across +2"),
 )
 
-DESCRIPTOR = GameDescriptor(
-    code="lora", engine=LoraPartie, script="lora.js", sheet="games/lora-sheet.js",
-    rules=rules_pages("lora"), house_keys=("variant",),
-    analysis=True, problems=LORA_PROBLEMS,
+DESCRIPTOR = trick_game(
+    code="lora", engine=LoraPartie, rules=rules_pages("lora"), house_keys=("variant",),
     name=Text("Lora", "Lora"),
     tagline=Text("4 igrača, 28 deljenja (libijska i sa 3)", "4 players, 28 deals (Libyan also with 3)"),
     rules_title=Text("Pravila lore", "Rules of Lora"),
     contracts=CONTRACTS, contract_names=CONTRACT_NAMES, contract_key=contract_key, settings=SETTINGS,
     quick_start=Text("Lora protiv tri računara", "Lora against three computer players"), quick_suits="♠♥",
-    replay_table=public_part("deal", REPLAY_KEYS), replay_hands=hands_face_up, contract_help=contract_help,
-    tournament=LORA_TOURNAMENT, texts=TEXTS,
-    timings={"dalje_delay": 700},  # the pause before a seat with no card to play says dalje by itself
+    replay_table=public_part("deal", REPLAY_KEYS), contract_help=contract_help, tournament=LORA_TOURNAMENT,
 )

@@ -1,51 +1,15 @@
-"""Lora in a tournament (rulings T3-T5); Lórum shares the boards and the lines.
-
-A round is the partie's whole schedule (T3): the settings are the tournament's as they
-are. A board's result is the deal's points as the sheet writes them (Lórum: the chips
-won or paid), void deals included, each at its deal index.
-"""
+"""Lora in a tournament: the trick games' rounds, boards and lines
+(:mod:`app.games.tricks.tournament`); Croatian Lora counts the other way (V9)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from app.games.base import GameError
-from app.games.lora.variants import LIVE_KEYS, Schedule
-from app.games.tournament import TournamentRules, points_by_places, table_or_custom
-
-PLACE_POINTS = (3, 2, 1, 0)  # T5; a table of three players takes the first three
-
-
-def round_settings(settings: Mapping[str, Any], hands: int | None) -> dict[str, Any]:
-    """T3: the round plays the settings' whole schedule; ``hands`` has no say."""
-    return dict(settings)
-
-
-def boards(engine: Any) -> list[list[float]]:
-    """Each ended deal's points (Lora) or chips (Lórum) per seat, as ``result()["deals"]``."""
-    return [list(points) for points in engine.points]
-
-
-def board_line(engine: Any, deal_index: int) -> dict[str, Any]:
-    """The deal's contract as the record names it, its dealer and slot, and ``void`` for a
-    void deal."""
-    if not isinstance(deal_index, int) or not 0 <= deal_index < len(engine.points):
-        raise GameError(f"deal {deal_index!r} has not ended (deals ended: {len(engine.points)})")
-    line: dict[str, Any] = {"contract": engine.contract_label(deal_index), "dealer": engine.deal_dealer(deal_index),
-                            "declarer": None, "made": None, "slot": engine.deals[deal_index].slot}
-    if engine.voids[deal_index]:
-        line["void"] = True
-    return line
-
-
-def place_points(result: Mapping[str, Any], custom: Sequence[float] | None = None) -> list[float]:
-    places = list(result["places"])
-    return points_by_places(places, table_or_custom(PLACE_POINTS, custom, len(places)))
-
-
-def totals(result: Mapping[str, Any]) -> list[float]:
-    return list(result["totals"])
+from app.games.tricks.settings import LIVE_KEYS
+from app.games.tricks.tournament import TRICK_TOURNAMENT
+from app.games.lora.variants import Schedule
 
 
 def highest_wins(settings: Mapping[str, Any]) -> bool:
@@ -54,7 +18,4 @@ def highest_wins(settings: Mapping[str, Any]) -> bool:
     return bool(rules) and Schedule.of(rules).highest_wins
 
 
-LORA_TOURNAMENT = TournamentRules(
-    round_settings=round_settings, boards=boards, board_line=board_line, place_points=place_points, totals=totals,
-    board_higher_better=False, total_higher_better=False, turned_by=highest_wins,
-)
+LORA_TOURNAMENT = replace(TRICK_TOURNAMENT, turned_by=highest_wins)

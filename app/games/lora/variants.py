@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.base import SettingsError
+from app.games.tricks.settings import LIVE_KEYS, flags_on, live_settings
 
 KLUB = "klub"
 HRVATSKA = "hrvatska"
@@ -29,44 +30,6 @@ VARIANT_OPTIONS: dict[str, frozenset[str]] = {
     HRVATSKA: frozenset(),
     LIBIJSKA: frozenset({"igraca", "opklade"}),
 }
-LIVE_KEYS = ("timer",)  # live table settings, never part of a record
-TIMER_RANGE = (15, 300)
-
-
-def _timer(settings: dict[str, Any]) -> dict[str, Any]:
-    timer = settings.get("timer")
-    if timer is not None and (
-        not isinstance(timer, int) or isinstance(timer, bool) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]
-    ):
-        raise SettingsError(f"timer must be off (null) or {TIMER_RANGE[0]}-{TIMER_RANGE[1]} seconds, got {timer!r}")
-    return {"timer": timer} if timer is not None else {}
-
-
-def timer_only(settings: object) -> dict[str, Any]:
-    """A table with no options but the live decision timer (Lórum)."""
-    if settings is None:
-        return {}
-    if not isinstance(settings, dict):
-        raise SettingsError("settings must be an object")
-    unknown = set(settings) - set(LIVE_KEYS)
-    if unknown:
-        raise SettingsError(f"this game has no setting {', '.join(sorted(unknown))}; only 'timer'")
-    return _timer(settings)
-
-
-def flags_on(rules: dict[str, Any], flags: tuple[str, ...]) -> dict[str, bool]:
-    """The flags of ``rules`` that are on; :class:`SettingsError` for one that is not a bool."""
-    out: dict[str, bool] = {}
-    for flag in flags:
-        if flag in rules:
-            value = rules[flag]
-            if not isinstance(value, bool):
-                raise SettingsError(f"{flag} is true or false, got {value!r}")
-            if value:
-                out[flag] = True
-    return out
-
-
 def normalize(settings: object) -> dict[str, Any]:
     """The full settings, or :class:`SettingsError` naming what is wrong.
 
@@ -77,7 +40,7 @@ def normalize(settings: object) -> dict[str, Any]:
         return {}
     if not isinstance(settings, dict):
         raise SettingsError("settings must be an object")
-    live = _timer(settings)
+    live = live_settings(settings)
     rules = {k: v for k, v in settings.items() if k not in LIVE_KEYS}
     if not rules:
         return live

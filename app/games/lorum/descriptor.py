@@ -1,18 +1,15 @@
-"""Lórum as the rest of the Club sees it: Lora's table and script, chips and a bank."""
+"""Lórum as the rest of the Club sees it: the trick games' table and script, chips and a bank."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.games.descriptor import FLAG, SettingField, Text, public_part, rules_pages, texts
-from app.games.lora.descriptor import DESCRIPTOR as LORA
-from app.games.lora.descriptor import REPLAY_KEYS
+from app.games.tricks.descriptor import REPLAY_KEYS, trick_game
 from app.games.lorum.contracts import LorumContract
 from app.games.lorum.help import contract_help
 from app.games.lorum.partie import LorumPartie
 from app.games.lorum.tournament import LORUM_TOURNAMENT
 
-# The bank, Kvart's chains, the Fast train, Domino's passes and 101's pile besides Lora's table.
+# The bank, Kvart's chains, the Fast train, Domino's passes and 101's pile besides the trick table's.
 LORUM_REPLAY_KEYS = (*REPLAY_KEYS, "bank", "chain", "chains", "next_card", "train", "next_rank", "passes",
                      "total", "pile", "stock_size")
 CONTRACTS = texts(
@@ -37,8 +34,8 @@ SETTINGS = (
                            "K of hearts, the last trick and the player opposite the J of clubs taker pay 10 each")),
 )
 
-DESCRIPTOR = replace(
-    LORA, code="lorum", engine=LorumPartie, bots="", name=Text("Lórum", "Lórum"), settings=SETTINGS,
+DESCRIPTOR = trick_game(
+    code="lorum", engine=LorumPartie, name=Text("Lórum", "Lórum"), settings=SETTINGS,
     contracts=CONTRACTS, contract_names=CONTRACT_NAMES,
     tagline=Text("4 igrača, 28 deljenja (uz 101 i makk do 36), žetoni i banka",
                  "4 players, 28 deals (up to 36 with 101 and makk), chips and a bank"),

@@ -10,11 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import SettingsError
-from app.games.lora.variants import LIVE_KEYS, VARIANT_OPTIONS, flags_on, timer_only
+from app.games.tricks.settings import LIVE_KEYS, flags_on, timer_only
 
 FLAGS = ("sto_jedan", "makk")
-# Lora's settings: named as such when a Lórum table is given one (refused even when false).
-LORA_KEYS = frozenset({"variant"}).union(*VARIANT_OPTIONS.values())
 
 
 def normalize(settings: object) -> dict[str, Any]:
@@ -26,9 +24,6 @@ def normalize(settings: object) -> dict[str, Any]:
     live = timer_only({k: v for k, v in settings.items() if k in LIVE_KEYS})
     rules = {k: v for k, v in settings.items() if k not in LIVE_KEYS}
     unknown = sorted(set(rules) - set(FLAGS), key=str)
-    lora = [k for k in unknown if k in LORA_KEYS]
-    if lora:
-        raise SettingsError(f"{', '.join(lora)} is a setting of Lora, not of Lórum; Lórum has sto_jedan and makk")
     if unknown:
         raise SettingsError(
             f"Lórum has no setting {', '.join(map(str, unknown))}; only sto_jedan, makk and timer"

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from app.games.cards import CARD_NAMES, deal_in_packets, shuffled_deck
+from app.games.cards import CARD_NAMES, mask_of
 from app.games.tricks.deal import DALJE, Deal
-from app.games.lora.partie import LoraPartie
-from app.games.lora.variants import LIVE_KEYS
+from app.games.tricks.partie import TrickPartie
 from app.games.lorum.contracts import N_SEATS, LorumContract, order_of
 from app.games.lorum.deals import (
     JACK_OF_CLUBS,
@@ -41,7 +40,7 @@ def lorum_places(totals: list[int]) -> list[int]:
     return [1 + sum(1 for t in totals if t > mine) for mine in totals]
 
 
-class LorumPartie(LoraPartie):
+class LorumPartie(TrickPartie):
     game: ClassVar[str] = "lorum"
     n_seats = N_SEATS
     # A timed-out decision: ``dalje`` when it is legal (Domino, Kvart, Fast train, 101 know
@@ -54,13 +53,7 @@ class LorumPartie(LoraPartie):
         self.bank = 0
         self.bank_deltas: list[int] = []
         self.order = order_of(settings)  # each dealer's contracts
-        # Lora's state without Lora's house rules: Lórum's options are its own.
-        super().__init__({k: v for k, v in settings.items() if k in LIVE_KEYS}, None)
-        self.settings = settings
-        self.seed = seed
-        self.n_deals = N_SEATS * len(self.order)
-        if seed is not None:
-            self._deal_from_seed()
+        super().__init__(settings, seed, N_SEATS, N_SEATS * len(self.order))
 
     @classmethod
     def seats_for(cls, settings: Mapping[str, Any]) -> int:
@@ -88,17 +81,11 @@ class LorumPartie(LoraPartie):
             return STO_JEDAN_HAND, STOCK
         return CARDS_PER_HAND, None
 
-    def _deal_from_seed(self) -> None:
-        k = len(self.deals)
-        slot = self.next_slot
-        per_hand, pile_key = self.deal_shape(slot)
-        deck = shuffled_deck(self.seed, k)  # type: ignore[arg-type]
-        hands = deal_in_packets(deck, N_SEATS, per_hand, self.first_at(slot), self.packet)
-        # The undealt rest of the deck, in deck order, is 101's stock (top first).
-        self._begin(hands, list(deck[N_SEATS * per_hand :]) if pile_key else [])
+    def first_to_deal(self, slot: int, k: int) -> int:
+        return self.first_at(slot)
 
-    def _new_deal(self, slot: int, hands: list[int], pile: list[int]) -> Deal:
-        return new_lorum_deal(self.contract_at(slot), hands, self.first_at(slot), self.bank, pile)
+    def _new_deal(self, slot: int, hands: list[list[int]], pile: list[int]) -> Deal:
+        return new_lorum_deal(self.contract_at(slot), [mask_of(h) for h in hands], self.first_at(slot), self.bank, pile)
 
     # -- the bank --------------------------------------------------------------
 

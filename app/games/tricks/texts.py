@@ -1,6 +1,6 @@
-"""The texts of Lora's and Lórum's table scripts (static/js/lora.js and
-static/js/games/lora-sheet.js; the descriptor's ``texts``): the id a script asks
-``K.T`` for, which is its English, and its Serbian."""
+"""The texts of the trick games' table scripts, Lora's and Lórum's (static/js/lora.js and
+static/js/games/lora-sheet.js; the descriptor's ``texts``): the id a script asks ``K.T``
+for, which is its English, and its Serbian."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Lora's and Lórum's problems (app/games/problems.py): a card to play (or to give to the
-kitty), its theme the deal's contract as the partie names it."""
+"""The trick games' problems, Lora's and Lórum's (app/games/problems.py): a card to play
+(or to give to the kitty), its theme the deal's contract as the partie names it."""
 
 from __future__ import annotations
 
@@ -30,4 +30,4 @@ def describe(engine: Any, seat: int, legal: list[str], settings: Mapping[str, An
     return Decision(theme=str(label), theme_name=name, question=question)
 
 
-LORA_PROBLEMS = ProblemRules(margins={None: Margin(CLEAR, CLEAR)}, describe=describe, units=UNITS)
+TRICK_PROBLEMS = ProblemRules(margins={None: Margin(CLEAR, CLEAR)}, describe=describe, units=UNITS)
