@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from app.ai import BOT_NAMES, Bot, make_bot
 from app.ai.lora.knowledge import read_view
 from app.ai.lora.layout_solver import LayoutSolver
-from app.ai.lora.sampler import sample_hands
-from app.ai.lora.trick_solver import TrickSolver, herc_context
+from app.ai.tricks.sampler import sample_hands
+from app.ai.tricks.trick_solver import TrickSolver, herc_context
 from app.games.cards import CARD_BY_NAME, SUIT_MASKS, mask_of, names_of
 from app.games.lora import LoraPartie
 from app.games.tricks.contracts import Contract
@@ -389,7 +389,7 @@ def _brute_rule_cost(deal, me: int, sign: int) -> int:
 def test_rule_solver_is_exact_on_small_endings(settings, code) -> None:
     """The house contracts' search gives each card the value a brute-force search of the
     engine's own deal gives (the last two tricks, several random deals)."""
-    from app.ai.lora.house_solver import RuleSolver
+    from app.ai.tricks.rule_solver import RuleSolver
 
     sign = -1 if settings["variant"] == "hrvatska" else 1
     checked = 0

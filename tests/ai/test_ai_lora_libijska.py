@@ -19,7 +19,7 @@ from app.ai.lora.knowledge import LoraKnowledge, read_view
 from app.ai.lora.layout_solver import LayoutSolver
 from app.ai.lora.libyan import LibyanPlayout, void_cost
 from app.ai.lora.libyan_solver import LibyanSolver
-from app.ai.lora.sampler import sample_world
+from app.ai.tricks.sampler import sample_world
 from app.games.cards import CARD_BY_NAME, CARD_NAMES, FULL_MASK, mask_of, names_of
 from app.games.lora import LoraPartie
 from app.games.lora.bets import Bet

@@ -202,6 +202,32 @@ def test_no_game_package_imports_another_game():
     assert not offenders, "move what games share to app/games/tricks (or the like):\n" + "\n".join(offenders)
 
 
+SHARED_AI_PACKAGES = frozenset({"common", "tricks"})  # what several games' players share (app/ai)
+
+
+def test_no_computer_player_imports_another_games():
+    """A game's computer players (app/ai/<game>) import the shared players' packages
+    (``common``, ``tricks``), the games' shared packages and their own game's; never
+    another game's players or engine."""
+    offenders = []
+    for path in sorted((APP / "ai").rglob("*.py")):
+        parts = path.relative_to(APP / "ai").parts
+        if len(parts) < 2:
+            continue  # app/ai/registry.py lists every game's players
+        own = parts[0]
+        for line, target in _runtime_imports(path):
+            names = target.split(".")
+            if len(names) < 3 or names[1] not in ("ai", "games"):
+                continue
+            shared = SHARED_AI_PACKAGES if names[1] == "ai" else SHARED_GAME_PACKAGES
+            root = APP / names[1] / names[2]
+            if root.is_dir() and names[2] not in shared | {own}:
+                offenders.append(f"{path.relative_to(ROOT)}:{line}: imports {target}")
+            elif names[1] == "ai" and own in SHARED_AI_PACKAGES and root.is_dir() and names[2] not in SHARED_AI_PACKAGES:
+                offenders.append(f"{path.relative_to(ROOT)}:{line}: a shared package imports {target}")
+    assert not offenders, "move what players share to app/ai/tricks or app/ai/common:\n" + "\n".join(offenders)
+
+
 # -- The tests' own shape (docs/architecture.md, "Tests")
 
 TESTS = ROOT / "tests"

@@ -20,10 +20,10 @@ from app.games.lora import LoraPartie
 from app.games.tricks.contracts import Contract
 
 from app.ai.lora.betting import is_kitty_word
-from app.ai.lora.bots import decision_rng
 from app.ai.lora.knowledge import LoraKnowledge, read_view
 from app.ai.lora.oracle import LoraOracle
-from app.ai.lora.sampler import World
+from app.ai.tricks.pimc import decision_rng
+from app.ai.tricks.sampler import World
 
 Solve = Callable[[World, int], tuple[dict[int, int], int]]
 

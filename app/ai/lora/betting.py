@@ -36,8 +36,8 @@ from app.games.lora.libijska import KITTY, LibyanLayoutDeal, LibyanRule, LibyanT
 
 from app.ai.lora.knowledge import LoraKnowledge
 from app.ai.lora.libyan import bet_targets, thumb_contract
-from app.ai.lora.rules import layout_card, trick_card
-from app.ai.lora.sampler import World, sample_world
+from app.ai.tricks.rules import layout_card, trick_card
+from app.ai.tricks.sampler import World, sample_world
 
 ANSWERS = (KONTRA, REKONTRA, MOZE)
 KONTRA_EDGE = 0.3  # kontra when P(false) - P(true) >= this over the weighted worlds

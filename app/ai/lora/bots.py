@@ -14,7 +14,6 @@ kitty place); its bets and the kitty's card are decided in ``betting.py``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,25 +22,20 @@ from app.games.tricks.contracts import Contract
 from app.games.lora.klub_options import club_points
 
 from app.ai.common.rule_bot import CardRuleBot
-from app.ai.common.search import SearchAborted
 from app.ai.lora.betting import is_bet_word, is_kitty_word, rule_bet_word, rule_kitty_word, search_bet_word
 from app.ai.lora.house_choices import choose_contract, predict
-from app.ai.lora.house_solver import RuleSolver
 from app.ai.lora.knowledge import LoraKnowledge, read_view
 from app.ai.lora.layout_solver import LayoutSolver
 from app.ai.lora.libyan import LibyanPlayout, bet_targets, thumb_contract
 from app.ai.lora.libyan_solver import LibyanSolver
-from app.ai.lora.playout import playout_value
-from app.ai.lora.rules import layout_card, trick_card
-from app.ai.lora.sampler import World, sample_world
-from app.ai.lora.trick_solver import TrickSolver, herc_context
+from app.ai.tricks.pimc import PimcBot, SearchLevel, decision_rng
+from app.ai.tricks.playout import playout_value
+from app.ai.tricks.rule_solver import RuleSolver
+from app.ai.tricks.rules import layout_card, trick_card
+from app.ai.tricks.sampler import World, sample_world
+from app.ai.tricks.trick_solver import TrickSolver, herc_context
 
 HAND_PLACES = 4  # the trick searches take four hand masks (a three-seat table's fourth is empty)
-
-
-def decision_rng(seed: int | str | None, view: dict[str, Any]) -> random.Random:
-    """A generator that depends on the bot's seed and the decision only, not on history."""
-    return random.Random(f"{seed}:{view.get('deal_index')}:{view.get('version')}:{view.get('seat')}")
 
 
 def club_scored(know: LoraKnowledge) -> bool:
@@ -104,33 +98,27 @@ class LoraRuleBot(CardRuleBot):
 
 
 @dataclass(frozen=True)
-class SearchLevel:
-    samples: int  # deals of the unseen cards per decision, at most
-    min_samples: int  # ... at least, whatever the node budget says
-    exact_cards: int  # solve trick contracts exactly once at most this many cards are in hands
-    trick_nodes: int  # node budget of the exact trick search per decision
-    playouts: int  # rule-based playouts per card early in a trick contract
-    layout_nodes: int  # node budget of the layout search per decision
-    bet_samples: int = 0  # simulated deals per bet decision (Libyan opklade)
+class LoraLevel(SearchLevel):
+    """A search level with Libyan Lora's bets (opklade)."""
+
+    bet_samples: int = 0  # simulated deals per bet decision
     bet_inner: int = 0  # ... per world, from the other side's seat, when answering a bet
     bet_edge: float = 0.3  # bet when P(true) - P(false) is at least this
 
 
-ISKUSAN = SearchLevel(samples=10, min_samples=4, exact_cards=12, trick_nodes=1_500, playouts=8, layout_nodes=20_000,
+ISKUSAN = LoraLevel(samples=10, min_samples=4, exact_cards=12, trick_nodes=1_500, playouts=8, layout_nodes=20_000,
                       bet_samples=16, bet_inner=6, bet_edge=0.3)
 # majstor values by rule-based playouts until 12 cards are left: measured stronger than an
 # earlier exact search (20 or 24 cards), whose paranoid opponents on sampled deals duck
 # too much (docs/performance.md, issue 16)
-MAJSTOR = SearchLevel(samples=40, min_samples=8, exact_cards=12, trick_nodes=4_000, playouts=64, layout_nodes=100_000,
+MAJSTOR = LoraLevel(samples=40, min_samples=8, exact_cards=12, trick_nodes=4_000, playouts=64, layout_nodes=100_000,
                       bet_samples=48, bet_inner=12, bet_edge=0.2)
 
 
-class LoraSearchBot:
+class LoraSearchBot(PimcBot):
     """Levels ``iskusan`` and ``majstor``: PIMC over open-cards search."""
 
-    def __init__(self, level: SearchLevel, seed: int | str | None = None):
-        self.level = level
-        self.seed = seed
+    level: LoraLevel
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         if len(legal) == 1:
@@ -156,15 +144,6 @@ class LoraSearchBot:
 
     # -- trick contracts ------------------------------------------------------
 
-    def _trick_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
-        in_hands = sum(know.hand_sizes)
-        if in_hands <= self.level.exact_cards:
-            try:
-                return self._exact_trick_totals(know, cards, rng)
-            except SearchAborted:
-                pass
-        return self._playout_totals(know, cards, rng)
-
     def deal_world(self, know: LoraKnowledge, rng: random.Random) -> World:
         """One deal of the hidden cards to decide on: the hands and the kitty."""
         return sample_world(know, rng)
@@ -185,36 +164,6 @@ class LoraSearchBot:
 
         totals, _ = self._solved_totals(know, cards, rng, self.level.trick_nodes, solve, need_min_samples=True)
         return totals
-
-    def _solved_totals(
-        self, know: LoraKnowledge, cards: list[int], rng: random.Random, budget: int,
-        solve: Callable[[World, int], tuple[dict[int, int], int]], need_min_samples: bool,
-    ) -> tuple[dict[int, float], int]:
-        """(the sum of each card's exact value over sampled deals, how many deals were
-        solved). Deals are drawn until ``level.samples``, or until the nodes spent reach
-        ``budget`` once ``level.min_samples`` are done; ``solve(world, node_limit)`` gives
-        (values, nodes) and may abort with SearchAborted, which ends the sampling, or
-        with ``need_min_samples`` is raised while fewer than the minimum were done."""
-        level = self.level
-        hard_cap = budget * 3 // 2
-        totals = dict.fromkeys(cards, 0.0)
-        nodes = 0
-        done = 0
-        for i in range(level.samples):
-            if i >= level.min_samples and nodes >= budget:
-                break
-            world = self.deal_world(know, rng)
-            try:
-                values, used = solve(world, hard_cap - nodes)
-            except SearchAborted:
-                if need_min_samples and i < level.min_samples:
-                    raise
-                break
-            nodes += used
-            done += 1
-            for c in cards:
-                totals[c] += values[c]
-        return totals, done
 
     def _playout_totals(self, know: LoraKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:
         totals = dict.fromkeys(cards, 0.0)

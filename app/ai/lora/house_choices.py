@@ -19,8 +19,8 @@ from app.games.lora.house import HouseTable
 from app.games.lora.house_deals import BlindDeal, PrognozaDeal, TrickDeal
 
 from app.ai.lora.knowledge import LoraKnowledge
-from app.ai.lora.rules import layout_card, trick_card
-from app.ai.lora.sampler import sample_hands
+from app.ai.tricks.rules import layout_card, trick_card
+from app.ai.tricks.sampler import sample_hands
 
 
 def rank_count(hand: int, ranks: tuple[int, ...]) -> int:

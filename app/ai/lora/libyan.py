@@ -17,7 +17,7 @@ from app.games.lora.libijska import LibyanRule, tricks as trick_counts_of
 
 from app.ai.common.tricks import winner_index
 from app.ai.lora.knowledge import LoraKnowledge
-from app.ai.lora.rules import trick_card
+from app.ai.tricks.rules import trick_card
 
 DECK = 32
 DVOJICA_BONUS = 8  # what the seats outside the pair share: +4 each of two, or +8 to the third

@@ -1,7 +1,7 @@
 """The open-cards trick search of Libyan Lora (rulings V10-V12): three or four seats, 8 or
 10 tricks, the kitty of one world, and my cost by the contract's own points and bets.
 
-It is :class:`~app.ai.lora.trick_solver.TrickSolver`'s alpha-beta (me against the rest)
+It is :class:`~app.ai.tricks.trick_solver.TrickSolver`'s alpha-beta (me against the rest)
 with the context a Libyan deal's points depend on: the tricks of the seats whose counts
 matter (mine; every seat's in dvojica and where I said kontra to a bet on tricks), the
 winner of the 6th (8th) trick in ``sesti``, and who took each scoring card still in play.
@@ -17,7 +17,7 @@ from app.games.cards import cards_of
 from app.ai.common.tricks import winner_index
 from app.ai.lora.knowledge import LoraKnowledge
 from app.ai.lora.libyan import LibyanScorer, bet_targets, counts_tricks, early_end_mask, n_tricks, thumb_contract
-from app.ai.lora.trick_solver import TrickSolver
+from app.ai.tricks.trick_solver import TrickSolver
 
 BOUND = 256  # a deal's points and every bet that may touch me lie well inside +-BOUND
 NOBODY = 7

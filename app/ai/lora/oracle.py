@@ -11,12 +11,12 @@ import random
 from app.games.lora import LoraPartie
 from app.games.lora.libijska import LibyanLayoutDeal, LibyanTrickDeal
 
-from app.ai.lora.bots import LoraSearchBot, SearchLevel
+from app.ai.lora.bots import LoraLevel, LoraSearchBot
 from app.ai.lora.knowledge import LoraKnowledge
-from app.ai.lora.sampler import World
+from app.ai.tricks.sampler import World
 
-ORACLE = SearchLevel(samples=1, min_samples=1, exact_cards=24, trick_nodes=40_000, playouts=1, layout_nodes=400_000,
-                     bet_samples=1, bet_inner=12, bet_edge=0.2)
+ORACLE = LoraLevel(samples=1, min_samples=1, exact_cards=24, trick_nodes=40_000, playouts=1, layout_nodes=400_000,
+                   bet_samples=1, bet_inner=12, bet_edge=0.2)
 
 
 class LoraOracle(LoraSearchBot):

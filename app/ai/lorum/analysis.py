@@ -18,7 +18,7 @@ from app.games.cards import CARD_BY_NAME
 from app.games.lorum import LorumPartie
 
 from app.ai.common.search import SearchAborted
-from app.ai.lora.bots import decision_rng
+from app.ai.tricks.pimc import decision_rng
 from app.ai.lorum.bots import turn_game
 from app.ai.lorum.knowledge import read_lorum
 from app.ai.lorum.oracle import ORACLE, LorumOracle

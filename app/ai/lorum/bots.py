@@ -1,4 +1,4 @@
-"""The Lórum search levels ``iskusan`` and ``majstor``: PIMC, as Lora's (``app.ai.lora.bots``).
+"""The Lórum search levels ``iskusan`` and ``majstor``: PIMC (``app.ai.tricks.pimc``), as Lora's.
 
 Deal the unseen cards many times consistently with the seat's view, value each legal
 card on each deal with all cards open by the chips that seat pays or gets in this
@@ -25,7 +25,7 @@ from app.games.cards import CARD_BY_NAME, CARD_NAMES, mask_of
 from app.games.lorum.contracts import LorumContract
 
 from app.ai.common.search import SearchAborted
-from app.ai.lora.bots import LoraSearchBot, SearchLevel, decision_rng
+from app.ai.tricks.pimc import PimcBot, SearchLevel, decision_rng
 from app.ai.lorum.knowledge import LorumKnowledge, read_lorum
 from app.ai.lorum.rules import pile_card
 from app.ai.lorum.sampler import World, sample_lorum_world
@@ -58,7 +58,7 @@ def turn_game(know: LorumKnowledge, world: World) -> tuple[TurnGame, State]:
     return StoJedanGame(stock), (at, seat, know.total, 0)
 
 
-class LorumSearchBot(LoraSearchBot):
+class LorumSearchBot(PimcBot):
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         if len(legal) == 1:  # dalje is only ever said alone
             return legal[0]
@@ -75,12 +75,12 @@ class LorumSearchBot(LoraSearchBot):
             return self._trick_totals(know, cards, rng)
         return self._turn_totals(know, cards, rng)
 
-    # Lórum's world holds 101's stock in order where Lora's holds a kitty mask: the same
-    # sampling loop (LoraSearchBot._solved_totals) passes it on to Lórum's solvers.
+    # Lórum's world holds 101's stock in order where Lora's holds a kitty mask: the
+    # sampling loop (PimcBot._solved_totals) passes it on to Lórum's solvers.
     def deal_world(self, know: LorumKnowledge, rng: random.Random) -> World:  # type: ignore[override]
         return sample_lorum_world(know, rng)
 
-    # -- trick contracts (Lora's _trick_totals decides between the two) ----------
+    # -- trick contracts (PimcBot._trick_totals decides between the two) -------
 
     def _exact_trick_totals(self, know: LorumKnowledge, cards: list[int], rng: random.Random) -> dict[int, float]:  # type: ignore[override]
         def solve(world: World, limit: int) -> tuple[dict[int, int], int]:

@@ -1,15 +1,15 @@
 """What one seat knows in a Lórum deal, read from its view alone, and what a deal pays.
 
-Trick contracts and Domino are read like Lora's (``app.ai.lora.knowledge``): the cards
+Trick contracts and Domino are read as the trick games read them (``app.ai.tricks.knowledge``): the cards
 played, a suit not followed, every card that was playable when a seat said ``dalje``.
 Fast train's ``dalje`` says the seat holds no card of the rank then due. Kvart shows
 nothing more than the cards played (whoever holds the next card of a chain must play
 it at once). In 101 the stock lies face down: its cards are as hidden as the others'
 hands and nobody is known to lack any card.
 
-Each trick contract is described by a Lora :class:`ContractRule` whose ``score`` gives
-every seat's *cost* (chips paid, minus chips won) by the engine's own payments, so the
-search of Lora's house contracts (``RuleSolver``) serves Lórum's as well.
+Each trick contract is described by a :class:`ContractRule` whose ``score`` gives every
+seat's *cost* (chips paid, minus chips won) by the engine's own payments, so the trick
+games' search of a contract's own points (``RuleSolver``) serves Lórum's as well.
 """
 
 from __future__ import annotations
@@ -18,20 +18,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.cards import CARD_BY_NAME, RANK_LETTERS, mask_of
-from app.games.tricks.contracts import Contract
+from app.games.tricks.contracts import Contract, ContractRule
 from app.games.tricks.deal import DALJE
-from app.games.lora.house_deals import ContractRule
 from app.games.lorum.contracts import LorumContract, contract_named
 from app.games.lorum.deals import PENALTY_MASKS, RANK_MASKS, LorumTrickDeal, MakkDeal
 
-from app.ai.lora.knowledge import LoraKnowledge, _replay_layout, _replay_tricks
+from app.ai.tricks.knowledge import TrickKnowledge, replay_layout, replay_tricks
 from app.ai.lorum.rules import TRICK_RULES
 
 
 @dataclass
-class LorumKnowledge(LoraKnowledge):
-    """Lora's knowledge (``contract``: the Lora contract whose play and rules of thumb a
-    trick contract shares; ``rule``: its Lórum payments) and what Lórum adds."""
+class LorumKnowledge(TrickKnowledge):
+    """The trick games' knowledge (``contract``: the Club contract whose play and rules of
+    thumb a trick contract shares; ``rule``: its Lórum payments) and what Lórum adds."""
 
     lorum: LorumContract = LorumContract.HEARTS
     bank: int = 0  # the bank as the table sees it (Domino: with its dalje so far)
@@ -95,9 +94,9 @@ def read_lorum(view: dict[str, Any]) -> LorumKnowledge:
     )
     actions = [(s, w) for s, w in deal["actions"]]
     if rule is not None:
-        _replay_tricks(know, actions)
+        replay_tricks(know, actions)
     elif lorum is LorumContract.DOMINO:
-        _replay_layout(know, actions)
+        replay_layout(know, actions)
     elif lorum is LorumContract.FAST_TRAIN:
         _replay_train(know, actions)
     else:  # Kvart, 101: the cards played and nothing else

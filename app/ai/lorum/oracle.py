@@ -11,7 +11,7 @@ import random
 from app.games.lorum import LorumPartie
 from app.games.lorum.deals import StoJedanDeal
 
-from app.ai.lora.bots import SearchLevel
+from app.ai.tricks.pimc import SearchLevel
 from app.ai.lorum.bots import LorumSearchBot
 from app.ai.lorum.knowledge import LorumKnowledge
 from app.ai.lorum.sampler import World

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.ai.common.rule_bot import CardRuleBot
-from app.ai.lora.rules import layout_card, trick_card
+from app.ai.tricks.rules import layout_card, trick_card
 from app.games.cards import CARD_BY_NAME, mask_of
 from app.games.tricks.contracts import Contract
 from app.games.lorum.contracts import LorumContract, contract_named

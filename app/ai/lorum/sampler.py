@@ -6,7 +6,7 @@ import random
 
 from app.games.cards import cards_of
 
-from app.ai.lora.sampler import sample_world
+from app.ai.tricks.sampler import sample_world
 from app.ai.lorum.knowledge import LorumKnowledge
 
 World = tuple[list[int], tuple[int, ...]]  # (every seat's hand as a mask, 101's stock top first)

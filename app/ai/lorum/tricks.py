@@ -1,6 +1,6 @@
 """Lórum's trick contracts on open cards: the exact search and the rule-based playouts.
 
-The search is Lora's house-contract search (:class:`~app.ai.lora.house_solver.RuleSolver`:
+The search is the trick games' search of a contract's own points (:class:`~app.ai.tricks.rule_solver.RuleSolver`:
 me against the rest, alpha-beta, the owner of every scoring card in the context, the
 contract's own payments at the end) with :data:`~app.ai.lorum.knowledge.TRICK_CONTRACT_RULES`.
 No tricks pays by who stayed clean, so its context also holds the seats that took a
@@ -15,8 +15,8 @@ from app.games.tricks.contracts import N_SEATS
 from app.games.lorum.contracts import LorumContract
 
 from app.ai.common.tricks import winner_index
-from app.ai.lora.house_solver import RuleSolver
-from app.ai.lora.playout import rule_tricks
+from app.ai.tricks.rule_solver import RuleSolver
+from app.ai.tricks.playout import rule_tricks
 from app.ai.lorum.knowledge import LorumKnowledge
 
 

@@ -27,7 +27,7 @@ from app.games.lorum.deals import (
 )
 
 from app.ai.common.search import NodeBudget, maxn_prefers
-from app.ai.lora.rules import layout_card
+from app.ai.tricks.rules import layout_card
 from app.ai.lorum.rules import following, kvart_start, pile_card, train_start
 
 Points = tuple[int, ...]  # every seat's cost

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.cards import mask_of
+from app.games.tricks.contracts import ContractRule
 from app.games.tricks.deal import Deal
-from app.games.lora.house_deals import BlindDeal, ChoosingDeal, ContractRule, PrognozaDeal, ScoredLayoutDeal, ScoredTrickDeal
+from app.games.lora.house_deals import BlindDeal, ChoosingDeal, PrognozaDeal, ScoredLayoutDeal, ScoredTrickDeal
 from app.games.lora.hrvatska import RULES as HRVATSKA_RULES
 from app.games.lora.klub_options import klub_rules
 from app.games.lora.libijska import LibyanLayoutDeal, LibyanRule, LibyanTrickDeal, libijska_rules

@@ -1,5 +1,5 @@
-"""The deals of Lora's house rules: a contract as data (:class:`ContractRule`), the trick
-and layout deals that score by it, the prediction round of ``prognoza``, the blind
+"""The deals of Lora's house rules: the trick and layout deals that score by a contract's
+rule (:class:`~app.games.tricks.contracts.ContractRule`), the prediction round of ``prognoza``, the blind
 ``slepi`` and the contract choice of ``izbor`` (rulings V2-V9).
 
 The Club's own deals (``app.games.tricks.deal``) stay as they are; these subclass them
@@ -10,39 +10,15 @@ words said before its first card.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from app.games.base import IllegalAction
 from app.games.cards import CARD_NAMES
-from app.games.tricks.contracts import Contract
+from app.games.tricks.contracts import ContractRule
 from app.games.tricks.deal import Deal, LayoutDeal, TrickDeal
 
 UGOVOR = "ugovor"
 PROGNOZA = "prognoza"
 TRICKS_PER_DEAL = 8
-
-
-@dataclass(frozen=True)
-class ContractRule:
-    """One contract of a house-rules table.
-
-    ``kind``: ``"tricks"``, ``"layout"``, ``"prognoza"`` (tricks after a prediction round)
-    or ``"slepi"`` (blind tricks). ``plays_like``: the Club contract whose play it shares
-    (what the computer players' rules of thumb follow). ``score`` gives a finished trick
-    deal's points; a layout scores by ``layout`` = (first out, per card left, per
-    ``dalje``, whether the first out pays for his own ``dalje``\\s too).
-    """
-
-    code: str
-    title: str
-    kind: str
-    plays_like: Contract
-    score: Callable[[Any], list[int]] | None = None
-    penalty: int = 0  # cards shown as taken penalty cards
-    ends_when_taken: int = 0  # the deal ends once all of these are taken (V8) ...
-    min_tricks: int = 0  # ... and at least this many tricks are played
-    layout: tuple[int, int, int, bool] = (-8, 1, 0, False)
 
 
 class ScoredTrickDeal(TrickDeal):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.tricks.contracts import Contract
+from app.games.tricks.contracts import Contract, ContractRule
 from app.games.tricks.deal import HEARTS_MASK, KING_OF_HEARTS, QUEENS_MASK
-from app.games.lora.house_deals import ContractRule, all_or_each, taken_counts, taker_of
+from app.games.lora.house_deals import all_or_each, taken_counts, taker_of
 
 
 def vise(deal: Any) -> list[int]:

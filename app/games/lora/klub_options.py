@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.tricks.contracts import Contract
+from app.games.tricks.contracts import Contract, ContractRule
 from app.games.tricks.deal import EARLY_END_MASKS, KING_OF_HEARTS, PENALTY_MASKS, JACK_OF_CLUBS, TrickDeal
-from app.games.lora.house_deals import ContractRule, taker_of
+from app.games.lora.house_deals import taker_of
 from app.games.lora.variants import KLUB_CODES
 
 SIXTH_TRICK = 5  # index in the deal's tricks

@@ -15,10 +15,9 @@ from typing import Any
 from app.games.base import IllegalAction
 from app.games.cards import CARD_BY_NAME, CARD_NAMES, names_of, rank_of
 from app.games.lora.bets import BetRound
-from app.games.tricks.contracts import Contract
+from app.games.tricks.contracts import Contract, ContractRule
 from app.games.tricks.deal import DALJE, HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK, Deal
 from app.games.lora.house_deals import (
-    ContractRule,
     ScoredLayoutDeal,
     ScoredTrickDeal,
     all_or_each,

@@ -3,7 +3,10 @@ players, seven deals each dealer, 28 in all; Lórum deals in the same order."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 N_SEATS = 4
 CONTRACTS_PER_DEALER = 7
@@ -50,3 +53,26 @@ def contract_of(deal_index: int) -> Contract:
 def first_player_of(deal_index: int) -> int:
     """The seat after the dealer opens every deal."""
     return (dealer_of(deal_index) + 1) % N_SEATS
+
+
+@dataclass(frozen=True)
+class ContractRule:
+    """A contract as data: one of a house-rules table (Lora's), or a Lórum trick contract as
+    the computer players search it.
+
+    ``kind``: ``"tricks"``, ``"layout"``, ``"prognoza"`` (tricks after a prediction round)
+    or ``"slepi"`` (blind tricks). ``plays_like``: the Club contract whose play it shares
+    (what the computer players' rules of thumb follow). ``score`` gives a finished trick
+    deal's points; a layout scores by ``layout`` = (first out, per card left, per
+    ``dalje``, whether the first out pays for his own ``dalje``\\s too).
+    """
+
+    code: str
+    title: str
+    kind: str
+    plays_like: Contract
+    score: Callable[[Any], list[int]] | None = None
+    penalty: int = 0  # cards shown as taken penalty cards
+    ends_when_taken: int = 0  # the deal ends once all of these are taken (V8) ...
+    min_tricks: int = 0  # ... and at least this many tricks are played
+    layout: tuple[int, int, int, bool] = (-8, 1, 0, False)

@@ -1,4 +1,5 @@
-"""The rule-based Lora player (level ``pocetnik``), on masks.
+"""The rule-based player of the trick contracts and the layout (Lora's and Lórum's level
+``pocetnik``), on masks.
 
 The same rules drive the playouts of the search-based levels early in a deal, so they
 look only at one seat's hand, the trick on the table and the cards already played.

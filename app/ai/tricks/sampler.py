@@ -8,7 +8,7 @@ import random
 from app.games.cards import cards_of
 
 from app.ai.common.dealing import deal_with_restarts, placement_order
-from app.ai.lora.knowledge import LoraKnowledge
+from app.ai.tricks.knowledge import TrickKnowledge
 
 MAX_RESTARTS = 200
 
@@ -19,12 +19,12 @@ class ImpossibleKnowledge(ValueError):
     """No deal of the unseen cards fits the constraints (a bug, or an inconsistent view)."""
 
 
-def sample_hands(know: LoraKnowledge, rng: random.Random) -> list[int]:
+def sample_hands(know: TrickKnowledge, rng: random.Random) -> list[int]:
     """One full set of hands (masks, in seat order): mine as I hold it, the others drawn."""
     return sample_world(know, rng)[0]
 
 
-def sample_world(know: LoraKnowledge, rng: random.Random) -> World:
+def sample_world(know: TrickKnowledge, rng: random.Random) -> World:
     """One deal of the unseen cards: every hand (mine as I hold it) and the kitty (its
     face-up cards and, while it lies face down, cards nobody holds; 0 without a kitty).
 
@@ -45,7 +45,7 @@ def sample_world(know: LoraKnowledge, rng: random.Random) -> World:
     return dealt[:n], dealt[n] | know.kitty
 
 
-def _start(know: LoraKnowledge) -> tuple[list[int], list[int]]:
+def _start(know: TrickKnowledge) -> tuple[list[int], list[int]]:
     """(the cards each place still takes, the places before the deal): mine full, the
     others and the face-down kitty (the last place) empty."""
     room = list(know.hand_sizes) + [know.kitty_hidden]

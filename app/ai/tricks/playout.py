@@ -2,7 +2,7 @@
 
 Used early in a deal, where the open-cards search is too slow: the value of a card is
 my average result when everybody continues by the rules. Values are on the same scale
-as :class:`~app.ai.lora.trick_solver.TrickSolver` (points still to come; Herc: final).
+as :class:`~app.ai.tricks.trick_solver.TrickSolver` (points still to come; Herc: final).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from app.games.tricks.contracts import N_SEATS, Contract
 from app.games.tricks.deal import HEARTS_MASK, JACK_OF_CLUBS, KING_OF_HEARTS, QUEENS_MASK
 
 from app.ai.common.tricks import winner_index
-from app.ai.lora.rules import trick_card
+from app.ai.tricks.rules import trick_card
 
 
 def playout_value(

@@ -1,6 +1,7 @@
-"""The open-cards trick search with a house contract's own points (rulings V4, V7, V9).
+"""The open-cards trick search with a contract's own points (Lora's house rules, V4, V7,
+V9; Lórum's payments).
 
-:class:`~app.ai.lora.trick_solver.TrickSolver` scores the Club's contracts trick by
+:class:`~app.ai.tricks.trick_solver.TrickSolver` scores the Club's contracts trick by
 trick. A house contract's points may depend on the whole deal (all four queens, the
 king and the last trick by one player, an exact prediction), so this search carries
 what the points depend on in its context (my tricks, the winner of the 6th trick, who
@@ -17,8 +18,8 @@ from app.games.cards import cards_of
 from app.games.tricks.contracts import N_SEATS
 
 from app.ai.common.tricks import winner_index
-from app.ai.lora.knowledge import LoraKnowledge
-from app.ai.lora.trick_solver import TrickSolver
+from app.ai.tricks.knowledge import TrickKnowledge
+from app.ai.tricks.trick_solver import TrickSolver
 
 BOUND = 64  # every house contract's points lie well inside +-BOUND
 NOBODY = 7
@@ -26,7 +27,7 @@ SIXTH = 6
 
 
 class RuleSolver(TrickSolver):
-    def __init__(self, know: LoraKnowledge, node_limit: int | None = None):
+    def __init__(self, know: TrickKnowledge, node_limit: int | None = None):
         super().__init__(know.contract, know.seat, node_limit)
         rule = know.rule
         assert rule is not None and rule.score is not None
