@@ -2,6 +2,9 @@
 
     .venv/bin/python bench/zadaci.py --parties 1000 --jobs 2 --solve-every 10   # the issue's count (hours)
     .venv/bin/python bench/zadaci.py --parties 2 --deals 6                      # a quick look
+    .venv/bin/python bench/zadaci.py --game lora --start 300 --parties 200 --jobs 2 --solve-every 10 \
+        --save bench/results/zadaci-lora.jsonl                                 # a piece of a run ...
+    .venv/bin/python bench/zadaci.py --report bench/results/zadaci-*.jsonl.gz  # ... and the pieces' report
 
 Plays ``--parties`` parties of each game in this process (seat 0 a random player, the
 others the ``--level`` computer player; preferans to 30 bule), mines the first
@@ -20,6 +23,7 @@ majstor every K-th problem only (a sample: majstor's search costs more than the 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import multiprocessing
 import statistics
@@ -90,7 +94,7 @@ def one_partie(job: tuple[str, int, str, int, int, dict | None, int]) -> dict:
     game, i, level, deal_limit, solve_every, settings, random_seats = job
     t0 = time.process_time()
     record, finished = play(game, i, level, deal_limit, settings, random_seats)
-    out: dict = {"play_s": time.process_time() - t0, "analysis_s": [], "mining_s": [], "problems": []}
+    out: dict = {"play_s": round(time.process_time() - t0, 3), "analysis_s": [], "mining_s": [], "problems": []}
     n = len(record["deals"]) if not deal_limit else min(deal_limit, len(record["deals"]))
     if record["deals"] and not engine_ended(record, n):
         n -= 1  # the deal in play when the play stopped has not ended
@@ -102,11 +106,11 @@ def one_partie(job: tuple[str, int, str, int, int, dict | None, int]) -> dict:
         t1 = time.process_time()
         problems = problems_of(record, k, analysis)
         t2 = time.process_time()
-        out["analysis_s"].append(t1 - t0)
-        out["mining_s"].append(t2 - t1)
+        out["analysis_s"].append(round(t1 - t0, 4))
+        out["mining_s"].append(round(t2 - t1, 5))
         for p in problems:
             asked = (i + len(out["problems"])) % solve_every == 0
-            out["problems"].append({"unit": p["unit"], "margin": p["margin"], "theme": p["data"]["theme_name"]["en"],
+            out["problems"].append({"unit": p["unit"], "margin": round(p["margin"], 3), "theme": p["data"]["theme_name"]["en"],
                                     "solved": majstor_solves(record, p) if asked else None})
     return out
 
@@ -114,6 +118,7 @@ def one_partie(job: tuple[str, int, str, int, int, dict | None, int]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--parties", type=int, default=2, help="finished parties per game (the issue: 1000)")
+    ap.add_argument("--start", type=int, default=0, help="the first partie's number (its seed): a run in pieces")
     ap.add_argument("--deals", type=int, default=0, help="mine only the first N deals of each partie (0: all)")
     ap.add_argument("--level", default="iskusan", help="the computer players' level at seats 1..")
     ap.add_argument("--game", action="append", help="only this game (repeatable)")
@@ -123,36 +128,78 @@ def main() -> None:
                     help='the parties\' settings as JSON (default: preferans {"bule": 30, "refe": 1})')
     ap.add_argument("--random-seats", type=int, default=1,
                     help="seats (from 0) of a random player, the others --level's (0: computer players only)")
+    ap.add_argument("--save", type=Path, default=None,
+                    help="append each partie's figures to this JSON-lines file as it ends (a stopped run keeps them)")
+    ap.add_argument("--report", type=Path, nargs="+", default=None,
+                    help="play nothing: the report of parties saved by --save (files .jsonl or .jsonl.gz, "
+                         "pieces of one run; a partie saved twice counts once)")
     args = ap.parse_args()
+    if args.report:
+        for game, outs in saved(args.report).items():
+            if not args.game or game in args.game:
+                report(game, outs[0]["config"], [o["out"] for o in outs])
+        return
     with multiprocessing.get_context("spawn").Pool(max(1, args.jobs)) as pool:
         for d in descriptors():
             if d.problems is None or (args.game and d.code not in args.game):
                 continue
-            report(d.code, args, pool.imap(one_partie, [(d.code, i, args.level, args.deals, args.solve_every,
-                                                         args.settings, args.random_seats)
-                                                        for i in range(args.parties)]))
+            config = {"level": args.level, "deals": args.deals, "solve_every": args.solve_every,
+                      "settings": args.settings, "random_seats": args.random_seats}
+            jobs = [(d.code, i, args.level, args.deals, args.solve_every, args.settings, args.random_seats)
+                    for i in range(args.start, args.start + args.parties)]
+            outs = []
+            for n, (i, out) in enumerate(pool.imap_unordered(numbered, jobs), 1):
+                outs.append(out)
+                if args.save:
+                    with args.save.open("a") as f:
+                        f.write(json.dumps({"game": d.code, "i": i, "config": config, "out": out}) + "\n")
+                if n % max(1, args.parties // 20) == 0:
+                    print(f"  {d.code} partie {n}/{args.parties}: {sum(o['deals'] for o in outs)} deals mined, "
+                          f"{sum(len(o['problems']) for o in outs)} problems so far", flush=True)
+            report(d.code, config, outs)
 
 
-def report(game: str, args, parties) -> None:
+def numbered(job: tuple) -> tuple[int, dict]:
+    return job[1], one_partie(job)
+
+
+def saved(paths: list[Path]) -> dict[str, list[dict]]:
+    """The saved parties by game, each once (by its number), in number order; every piece
+    of a game must have been run with the same options."""
+    by_game: dict[str, dict[int, dict]] = defaultdict(dict)
+    for path in paths:
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt") as f:
+            for line in f:
+                entry = json.loads(line)
+                parties = by_game[entry["game"]]
+                first = next(iter(parties.values()), entry)
+                if first["config"] != entry["config"]:
+                    sys.exit(f"{path}: partie {entry['i']} of {entry['game']} was run with other options "
+                             f"({entry['config']} against {first['config']})")
+                parties[entry["i"]] = entry
+    return {game: [parties[i] for i in sorted(parties)] for game, parties in by_game.items()}
+
+
+def report(game: str, config: dict, parties: list[dict]) -> None:
     deals = 0
     found: list[dict] = []
     analysis_s: list[float] = []
     mining_s: list[float] = []
     play_s = 0.0
     finished = 0
-    for i, out in enumerate(parties):
+    for out in parties:
         finished += out["finished"]
         deals += out["deals"]
         play_s += out["play_s"]
         analysis_s += out["analysis_s"]
         mining_s += out["mining_s"]
         found += out["problems"]
-        if (i + 1) % max(1, args.parties // 20) == 0 or i + 1 == args.parties:
-            print(f"  {game} partie {i + 1}/{args.parties}: {deals} deals mined, {len(found)} problems so far", flush=True)
     total = len(found)
-    print(f"{game}: {args.parties} parties ({args.random_seats} random + {args.level}, played in {play_s:.0f} s CPU; "
+    n = len(parties)
+    print(f"{game}: {n} parties ({config['random_seats']} random + {config['level']}, played in {play_s:.0f} s CPU; "
           f"{finished} finished), {deals} deals mined: "
-          f"{total} problems ({total / max(1, args.parties):.1f} per partie, {total / max(1, deals):.2f} per deal)")
+          f"{total} problems ({total / max(1, n):.1f} per partie, {total / max(1, deals):.2f} per deal)")
     if analysis_s:
         print(f"  CPU per deal: analysis mean {statistics.mean(analysis_s):.2f} s (median {statistics.median(analysis_s):.2f}), "
               f"mining beyond it mean {statistics.mean(mining_s):.3f} s "
