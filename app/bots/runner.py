@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 from app.ai import Bot, RandomBot, make_bot
 from app.db.outage import RETRY_AFTER_SECONDS, unavailable
 from app.errors import ClubError
-from app.parties import slow, slow_vacation
+from app.parties import slow_vacation
+from app.parties.clocks import clock_of
 from app.parties.lookup import get_partie, open_table
 from app.tables.service import apply_word
 
@@ -135,12 +136,7 @@ class BotRunner:
             table = open_table(club, s, partie)
             now = club.clock.now()
             seats = {row.seat: row for row in partie.seats}
-            if slow.is_slow(partie.timer_seconds):  # each player's own clock (app/parties/slow.py)
-                timed_out = False
-                overdue = {row.seat for row in partie.seats if row.deadline_at is not None and row.deadline_at <= now}
-            else:
-                timed_out = partie.deadline_at is not None and partie.deadline_at <= now
-                overdue = set()
+            timed_out, overdue = clock_of(partie.timer_seconds).due(partie, now)
             with table.lock:
                 engine = table.engine
                 version = table.version

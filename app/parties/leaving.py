@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from app.db.models import Partie, PartieSeat
 from app.errors import Conflict
 from app.members.service import CurrentMember
-from app.parties.slow_clocks import resettle
+from app.parties.clocks import clock_of
 from app.parties.events import SeatLeft
 from app.parties.lookup import my_running_seat, seats_info
 from app.realtime import notices
@@ -53,7 +53,7 @@ def leave(club: Club, member: CurrentMember, partie_id: int) -> dict[str, Any]:
             if row.seat in (other.takeover_votes or []):
                 other.takeover_votes = [v for v in other.takeover_votes if v != row.seat]
         row.reclaimable = False  # left for good: not to be taken back
-        resettle(club, s, partie)  # a slow partie: my clock stops
+        clock_of(partie.timer_seconds).resettle(club, s, partie)  # a slow partie: my clock stops
         afters = club.left.during(SeatLeft(s, partie, member.id))
         out = {"status": partie.status, "seats": seats_info(partie)}
         game = partie.game

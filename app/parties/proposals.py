@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import object_session
 
 from app import zones
 from app.db.database import for_update
@@ -29,11 +28,10 @@ from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
 from app.parties.engines import game_of
 from app.parties import slow
-from app.parties.slow_clocks import start_clocks
+from app.parties.clocks import clock_of
 from app.parties.slow_frames import my_clock
 from app.parties.lookup import open_table, seats_info
 from app.realtime import notices
-from app.parties.engines import new_engine
 from app.parties.visibility import open_to
 
 if TYPE_CHECKING:
@@ -115,8 +113,8 @@ def propose(
     elif len(seats) != n - 1:
         raise Invalid(f"{game} has {n} seats: name the {n - 1} beside yours", code="invalid_seats")
     with club.db.write() as s:
-        if slow.is_slow(timer) and not exhibition:
-            slow.check_cap(club, s, member.id, member.name)
+        if not exhibition:
+            clock_of(timer).check_cap(club, s, member.id, member.name)
         rows: list[PartieSeat] = []
         if not exhibition:
             rows.append(PartieSeat(seat=0, kind="member", member_id=member.id, answer="accepted"))
@@ -172,9 +170,7 @@ def _start_if_ready(partie: Partie, now: datetime) -> bool:
     partie.seed = secrets.token_hex(16)
     partie.started_at = now
     partie.version = 0
-    if slow.is_slow(partie.timer_seconds):  # the players' clocks start with the partie
-        to_act = list(new_engine(partie.game, partie.settings or {}, partie.seed).seats_to_act())
-        start_clocks(object_session(partie), partie, to_act, now)
+    clock_of(partie.timer_seconds).start(partie, now)  # the players' clocks start with the partie
     return True
 
 
@@ -212,8 +208,8 @@ def answer(club: Club, member: CurrentMember, partie_id: int, accept: bool) -> d
         seat = next((row for row in partie.seats if row.member_id == member.id and row.kind == "member"), None)
         if seat is None or seat.seat == 0:
             raise Forbidden("you are not invited to this partie", code="not_invited")
-        if accept and slow.is_slow(partie.timer_seconds) and seat.answer != "accepted":
-            slow.check_cap(club, s, member.id, member.name)
+        if accept and seat.answer != "accepted":
+            clock_of(partie.timer_seconds).check_cap(club, s, member.id, member.name)
         seat.answer = "accepted" if accept else "declined"
         started = accept and _start_if_ready(partie, club.clock.now())
         out = proposal_summary(partie, member.id)
@@ -235,8 +231,7 @@ def join(club: Club, member: CurrentMember, partie_id: int, seat_no: int | None 
             open_seats = [row for row in open_seats if row.seat == seat_no]
         if not open_seats:
             raise Conflict("no open seat to take", code="no_open_seat")
-        if slow.is_slow(partie.timer_seconds):
-            slow.check_cap(club, s, member.id, member.name)
+        clock_of(partie.timer_seconds).check_cap(club, s, member.id, member.name)
         row = open_seats[0]
         check_together(s, [*(r.member_id for r in partie.seats), member.id])
         row.member_id = member.id
@@ -306,7 +301,7 @@ def proposal_summary(partie: Partie, member_id: int | None = None) -> dict[str, 
         "settings": partie.settings,
         "timer": partie.timer_seconds,
         # a slow partie (app/parties/slow.py): each player's time bank, weekends left out
-        "slow": slow.is_slow(partie.timer_seconds),
+        "slow": clock_of(partie.timer_seconds).slow,
         "bank": partie.bank_seconds,
         "weekends_off": bool(partie.weekends_off),
         "weekend_zone": partie.weekend_zone if partie.weekends_off else None,  # None: UTC

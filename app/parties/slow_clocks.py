@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from app.db.models import Member, Partie, PartieSeat
 from app.errors import Conflict
 from app.parties.lookup import get_partie, open_table
-from app.parties.slow import is_slow
 from app.parties.slow_time import HOUR, Pauses, counted, reach
 
 if TYPE_CHECKING:
@@ -112,7 +111,7 @@ def start_clocks(s: Session, partie: Partie, to_act: list[int], now: datetime) -
 
 def resettle(club: Club, s: Session, partie: Partie) -> None:
     """The clocks after a seat changed hands (a takeover, a return, a member who left)."""
-    if not is_slow(partie.timer_seconds) or partie.status != "running":
+    if partie.status != "running":
         return
     table = open_table(club, s, partie)
     with table.lock:

@@ -35,7 +35,7 @@ from sqlalchemy import delete, insert, select, update
 
 from app.db import Database
 from app.db.models import Partie, PushMessage, PushSubscription
-from app.parties.slow import is_slow
+from app.parties.clocks import clock_of
 
 PUSHED = frozenset({"invited", "started", "turn", "reminder", "round", "ended", "evening"})
 SLOW_ONLY = frozenset({"started", "turn"})  # at a live table the page tells these, not the phone
@@ -119,7 +119,7 @@ def enqueue(db: Database, batch: Iterable[tuple[list[int], dict[str, Any]]], des
         kind = notice["kind"]
         partie = parties.get(notice.get("partie"))  # type: ignore[arg-type]
         timer = partie.timer_seconds if partie is not None else None
-        if kind in SLOW_ONLY and not is_slow(timer):
+        if kind in SLOW_ONLY and not clock_of(timer).slow:
             continue
         game = partie.game if partie is not None else notice.get("game")
         ttl = ttl_of(kind, timer)

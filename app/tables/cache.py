@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Action, Partie
 from app.games.base import may_speak
-from app.parties.slow import is_slow
+from app.parties.clocks import clock_of
 from app.parties.engines import new_engine
 
 def to_json(value: Any) -> str:
@@ -287,17 +287,7 @@ def standing_timeout(
     return note
 
 
-def deadline_for(
-    to_act: list[int], finished: bool, at: datetime | None, timer_seconds: int | None, bot_seats: set[int]
-) -> datetime | None:
-    """When the seats to act run out of time, if the live timer is on and a person is to act
-    (a slow partie's clocks are its seats', app/parties/slow.py: none here)."""
-    if not timer_seconds or finished or at is None or is_slow(timer_seconds):
-        return None
-    if not any(seat not in bot_seats for seat in to_act):
-        return None
-    return at + timedelta(seconds=timer_seconds)
-
-
 def deadline_after(snapshot: Snapshot, timer_seconds: int | None, bot_seats: set[int]) -> datetime | None:
-    return deadline_for(snapshot.to_act, snapshot.finished, snapshot.at, timer_seconds, bot_seats)
+    """The table's deadline after this snapshot, by the partie's clock (a slow partie's are its seats')."""
+    return clock_of(timer_seconds).table_deadline(snapshot.to_act, snapshot.finished, snapshot.at, timer_seconds,
+                                                  bot_seats)

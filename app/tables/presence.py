@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.errors import Conflict, Invalid
 from app.members.service import CurrentMember
-from app.parties import slow
-from app.parties.slow_clocks import resettle
+from app.parties.clocks import clock_of
 from app.parties.lookup import get_partie, my_running_seat, seat_of, seats_info
 from app.realtime import notices
 
@@ -48,15 +47,14 @@ def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) 
         if seat is None or partie.status != "running":
             return None
         row = partie.seats[seat]
-        slow_partie = slow.is_slow(partie.timer_seconds)
-        if slow_partie:
-            row.seen_at = club.clock.now()  # he looked at the table (the reminder asks)
+        clock = clock_of(partie.timer_seconds)
+        clock.looked(row, club.clock.now())
         if row.away == (not connected):
             return None
         row.away = not connected
         if connected:
             row.takeover_votes = []
-        seats = None if slow_partie else seats_info(partie)  # a slow partie's seats come with its clocks
+        seats = clock.seats_told(partie)
     club.notify_partie(partie_id, {"kind": "seats", "seats": seats} if seats is not None else {"kind": "seats"})
     return seats
 
@@ -69,22 +67,18 @@ def vote_takeover(club: Club, member: CurrentMember, partie_id: int, seat_no: in
         if not 0 <= seat_no < len(partie.seats) or seat_no == mine.seat:
             raise Invalid("name another player's seat", code="invalid_seat")
         target = partie.seats[seat_no]
-        slow_partie = slow.is_slow(partie.timer_seconds)
+        clock = clock_of(partie.timer_seconds)
         if target.played_by_bot:
             raise Conflict("a computer player already plays that seat", code="already_computer")
-        if slow_partie and target.timeouts < slow.TIMEOUTS_FOR_VOTE:
-            raise Conflict(f"in a slow partie a seat is handed to a computer player after {slow.TIMEOUTS_FOR_VOTE} "
-                           f"timed-out decisions; this one has {target.timeouts}", code="not_timed_out")
-        if not slow_partie and not target.away:
-            raise Conflict("that player is at the table", code="not_away")
+        clock.check_takeover(target)
         votes = set(target.takeover_votes or [])
         votes.add(mine.seat) if agree else votes.discard(mine.seat)
         others = {row.seat for row in partie.seats if not row.played_by_bot and row.seat != seat_no}
         if others <= votes:
             target.taken_over = True
             target.takeover_votes = []
-            target.reclaimable = slow_partie  # he may take it back (reclaim)
-            resettle(club, s, partie)
+            target.reclaimable = clock.reclaimable  # he may take it back (reclaim)
+            clock.resettle(club, s, partie)
             taken = True
         else:
             target.takeover_votes = sorted(votes)
@@ -110,8 +104,9 @@ def reclaim(club: Club, member: CurrentMember, partie_id: int) -> list[dict[str,
         row.taken_over = row.reclaimable = row.away = False
         row.takeover_votes = []
         row.timeouts = 0
-        row.seen_at = club.clock.now()
-        resettle(club, s, partie)
+        clock = clock_of(partie.timer_seconds)
+        clock.looked(row, club.clock.now())
+        clock.resettle(club, s, partie)
         seats = seats_info(partie)
     club.notify_partie(partie_id, {"kind": "seats"})
     club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "proposals", "partie": partie_id})

@@ -12,8 +12,7 @@ from app.db.models import Partie, TournamentRound
 from app.errors import NotFound
 from app.members.service import touch_member
 from app.parties.lookup import bot_seats, get_partie, open_table, seat_of
-from app.parties.slow import is_slow
-from app.parties.slow_frames import slow_frame
+from app.parties.clocks import clock_of
 from app.tables.cache import Snapshot
 from app.tables.frames import event_frame, event_text, state_frame
 from app.tables.shapes import StateFrame
@@ -50,8 +49,9 @@ def table_state(club: Club, partie_id: int, member: CurrentMember | None) -> Sta
         table = open_table(club, s, partie)
         with table.lock:
             frame = state_frame(partie, table.latest, seat)
-        if is_slow(partie.timer_seconds):  # every seat's clock (app/parties/slow.py)
-            frame["slow"] = slow_frame(s, partie, club.clock.now())
+        clocks = clock_of(partie.timer_seconds).frame(s, partie, club.clock.now())
+        if clocks is not None:  # every seat's clock (app/parties/slow.py)
+            frame["slow"] = clocks
         if partie.tournament_id is not None:
             frame["round_time_up"] = bool(overdue)
         return frame

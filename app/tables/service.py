@@ -21,11 +21,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from app.errors import ClubError, Conflict, Forbidden, Invalid, NotFound
-from app.parties import slow
-from app.parties.slow_clocks import after_word, check_due
+from app.parties.clocks import clock_of
 from app.parties.lookup import get_partie, open_table, seat_of
 from app.tables.batch import Batch
-from app.tables.cache import LiveTable, deadline_for
+from app.tables.cache import LiveTable
 from app.tables.frames import state_frame
 from app.tables.tells import Said, tell_said
 from app.tables.words import DEADLINE, Applied, StaleVersion, Word, illegal_reason
@@ -188,10 +187,8 @@ def _apply_in(batch: Batch, table: LiveTable, job: Word, now: datetime) -> Appli
             current = state_frame(get_partie(s, partie_id), table.latest, seat if job.source == "member" else None)
         raise StaleVersion(f"the table is at version {row.version}, not {job.version}", current=current)
     engine = table.engine
-    slow_clocks = slow.is_slow(row.timer_seconds)
-    if slow_clocks and job.source == "timer":
-        batch.flush()
-        check_due(conn, partie_id, seat, now)  # checked before the engine moves
+    clock = clock_of(row.timer_seconds)
+    clock.before_word(conn, partie_id, seat, now, job.source, batch.flush)
     if job.source == DEADLINE:
         if word != engine.deadline_word or not engine.accepts_deadline():
             raise Invalid(f"{word!r} is not this partie's deadline word now", code="illegal_action")
@@ -220,11 +217,8 @@ def _apply_in(batch: Batch, table: LiveTable, job: Word, now: datetime) -> Appli
             "created_at": now,
         }
     )
-    if slow_clocks:  # each player's own clock (app/parties/slow.py)
-        batch.flush()
-        deadline = after_word(conn, partie_id, to_act, now, seat, job.source)
-    else:
-        deadline = deadline_for(to_act, finished, now, row.timer_seconds, bots)
+    deadline = clock.after_word(conn, partie_id, seat, job.source, to_act, finished, now, row.timer_seconds, bots,
+                                batch.flush)
     values: dict[str, Any] = {"version": new_version, "deadline_at": deadline}
     if finished:
         values["status"] = "finished"

@@ -17,6 +17,7 @@ from app.games.descriptor import GameDescriptor
 from app.games.registry import descriptors
 from app.members import service as members
 from app.parties import proposals, rematch, slow
+from app.parties.clocks import clock_of
 from app.parties.durations import settings_key, typical_minutes
 from app.parties.lookup import get_partie, open_table
 from app.tables import reads
@@ -153,7 +154,7 @@ def _timer(raw: str | None, seats: list[proposals.SeatSpec]) -> int | None:
 def _slow_options(form: dict[str, str], timer: int | None) -> dict[str, Any]:
     """A slow timer's bank (the chosen multiple of the decision time) and weekends (the
     proposer's: his browser's zone, app/zones.py); a live timer ignores the fields (the form hides them)."""
-    if not slow.is_slow(timer):
+    if not clock_of(timer).slow:
         return {}
     factor = form.get("bank", "")
     if factor not in {code for code, _label in BANK_CHOICES}:
