@@ -155,6 +155,10 @@ class GameDescriptor:
     # every legal word's open-cards value (app/analysis/); False: no analysis of this game.
     analysis: bool = False
     analysis_unit: str = "points"  # what the analysis counts as lost: "points", "chips" or "tricks"
+    # Decisions it values in another unit (preferans' bids and choices: points of the
+    # result): per unit, the ids in ``texts`` of the deal's sum, the column and the note
+    # on how they are valued (the replay's analysis, static/js/archive.js).
+    analysis_other_units: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     # The Club's problems from its finished deals (app/problems/): what a clear problem is,
     # its theme and its question (app/games/problems.py); None: no problems of this game.
     problems: ProblemRules | None = None
@@ -286,6 +290,7 @@ class GameDescriptor:
             "deal_noun": self.deal_noun(lang),
             "deal_previous": self.deal_previous(lang), "deal_next": self.deal_next(lang),
             "timings": {name: (timings or {}).get(name, ms) for name, ms in self.timings.items()},
+            "analysis_other_units": {unit: list(ids) for unit, ids in self.analysis_other_units.items()},
         }
         if settings is not None:
             data["contract_help"] = {key: {"hint": hint(lang), "anchor": anchor}

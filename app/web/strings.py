@@ -199,8 +199,6 @@ JS_STRINGS = [
     N_("Tricks lost"), N_("Tricks lost in this deal"),
     N_("The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."),
     N_("Analysis of deal {n}"), N_("pts."), N_("points of the result"),
-    N_("Points lost in the bids and choices of this deal"), N_("Points lost (bids and choices)"),
-    N_("Bids, škart, contract, following and kontra are valued in points of the result: each word by the player's expected result against the table over 12 deals of the cards he could not see, each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra doubles the hand's value). Lower is better."),
     # a slow partie's clocks (static/js/slow.js)
     N_("{d} d {h} h"), N_("{d} d"), N_("{h} h {m} min"), N_("{h} h"), N_("{m} min"),
     N_("{time} to decide"), N_("bank {time}"), N_("vacation {n} h"), N_("stands still"),

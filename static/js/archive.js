@@ -195,12 +195,10 @@
       "The analysis sees every hand. Tricks lost: the declarer's tricks the best card would have won (or, defending, kept from him); the biggest mistakes are marked."],
   };
   const [LOST, LOST_IN_DEAL, NOTE] = UNITS[(panel && panel.dataset.unit) || "points"] || UNITS.points;
-  // Decisions a game values in points of the result rather than in its cards' unit
-  // (preferans' bids, škart, contract, following and kontra): their sum and how they are valued.
-  const OTHER_UNITS = {
-    points: ["Points lost in the bids and choices of this deal", "Points lost (bids and choices)",
-      "Bids, škart, contract, following and kontra are valued in points of the result: each word by the player's expected result against the table over 12 deals of the cards he could not see, each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra doubles the hand's value). Lower is better."],
-  };
+  // Decisions a game values in another unit than its cards' (preferans' bids and choices:
+  // points of the result): per unit, the texts of their sum, their column and how they
+  // are valued (its descriptor's analysis_other_units).
+  const OTHER_UNITS = K.game.analysis_other_units || {};
   const ASK_AGAIN_MS = 1000;
 
   function analysisHeading(deal) {

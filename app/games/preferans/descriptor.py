@@ -10,7 +10,7 @@ from app.games.preferans.papir import declared_hands
 from app.games.preferans.partie import PreferansPartie
 from app.games.preferans.problems import PREFERANS_PROBLEMS
 from app.games.preferans.tournament import PREFERANS_TOURNAMENT
-from app.games.preferans.texts import TEXTS
+from app.games.preferans.texts import ANALYSIS_POINTS, TEXTS
 from app.games.preferans.settings import BULE_CHOICES, DEFAULT_BULE, DEFAULT_REFE, MAX_REFE
 
 REPLAY_KEYS = ("phase", "deal_index", "dealer", "first_bidder", "turn", "bid", "bid_holder", "declarer", "contract",
@@ -50,5 +50,6 @@ DESCRIPTOR = GameDescriptor(
     keeps_papir=True, shows_deals=True, declared_hands=declared_hands,
     contract_help=contract_help,
     analysis=True, analysis_unit="tricks", problems=PREFERANS_PROBLEMS,  # the cards played, valued in the declarer's tricks
+    analysis_other_units={"points": ANALYSIS_POINTS},  # ... the bids and choices in points of the result
     tournament=PREFERANS_TOURNAMENT, texts=TEXTS,
 )

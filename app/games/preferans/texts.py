@@ -7,7 +7,24 @@ from __future__ import annotations
 
 from app.games.descriptor import Text, catalog
 
+# The analysis of the bids and choices (static/js/archive.js, the descriptor's
+# ``analysis_other_units``): the deal's sum, the column, how they are valued.
+ANALYSIS_POINTS = (
+    "Points lost in the bids and choices of this deal",
+    "Points lost (bids and choices)",
+    "Bids, škart, contract, following and kontra are valued in points of the result: each word by "
+    "the player's expected result against the table over 12 deals of the cards he could not see, "
+    "each solved with every card open (a bid: the best contract it lets him play; dalje: 0; kontra "
+    "doubles the hand's value). Lower is better.",
+)
+
 TEXTS = catalog({
+    ANALYSIS_POINTS[0]: "Izgubljeni poeni u licitaciji i izborima ovog deljenja",
+    ANALYSIS_POINTS[1]: "Izgubljeni poeni (licitacija i izbori)",
+    ANALYSIS_POINTS[2]: "Licitacija, škart, izbor igre, praćenje i kontra vrednuju se u poenima rezultata: "
+                        "svaka reč po očekivanom rezultatu igrača prema stolu na 12 rasporeda karata koje nije "
+                        "video, svaki rešen otvorenih karata (licitacija: najbolja igra koju mu ona dopušta; "
+                        "dalje: 0; kontra duplira vrednost ruke). Manje je bolje.",
     "dealer": "delilac",
     "Contract": "Ugovor",
     "Papir": "Papir",
