@@ -33,10 +33,21 @@ from fastapi.concurrency import run_in_threadpool
 
 from app.bots import accounts
 from app.bots.accounts import CurrentBot
+from app.bots.shapes import (
+    EndLine,
+    ErrorLine,
+    EventLine,
+    HelloLine,
+    PartieLine,
+    ProposalAnsweredLine,
+    TableLine,
+    TournamentRoundLine,
+)
 from app.errors import ClubError
 from app.parties import proposals
 from app.realtime import notices
 from app.tables import reads
+from app.tables.shapes import ChatFrame, SeatsFrame, StateFrame
 
 if TYPE_CHECKING:
     from app.club import Club
@@ -54,7 +65,7 @@ def bot_channel(bot_id: int) -> str:
     return f"bot:{bot_id}"
 
 
-def line(obj: dict[str, Any]) -> bytes:
+def line(obj: EventLine | TableLine) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS) + b"\n"
 
 
@@ -103,7 +114,7 @@ class _Stream:
         try:
             await run_in_threadpool(accounts.authenticate, self.club.db, self.token)
         except ClubError as e:
-            return line({"type": "error", "code": e.code, "message": e.message})
+            return line(ErrorLine(type="error", code=e.code, message=e.message))
         return None
 
     async def upkeep(self, item: tuple[str, dict[str, Any]] | None) -> tuple[bytes | None, bool] | None:
@@ -129,23 +140,23 @@ class EventStream(_Stream):
         self.started: set[int] = set()
         self.ended: set[int] = set()
 
-    def opening(self) -> list[dict[str, Any]]:
+    def opening(self) -> list[EventLine]:
         """The first lines: who the bot is, then its tables and invitations as they stand."""
         club, bot = self.club, self.bot
         lobby = proposals.lobby(club, bot.member)
-        out: list[dict[str, Any]] = [{
-            "type": "hello", "bot": bot.name, "owner": bot.owner, "scopes": sorted(bot.scopes),
-            "limits": club.bot_limits.describe() if club.bot_limits else {},
-        }]
+        out: list[EventLine] = [HelloLine(
+            type="hello", bot=bot.name, owner=bot.owner, scopes=sorted(bot.scopes),
+            limits=club.bot_limits.describe() if club.bot_limits else {},
+        )]
         for summary in lobby["playing"]:
             self.started.add(summary["id"])
-            out.append({"type": "partie_started", "partie": summary})
+            out.append(PartieLine(type="partie_started", partie=summary))
         for summary in lobby["invitations"]:
             self.invited.add(summary["id"])
-            out.append({"type": "invitation", "partie": summary})
+            out.append(PartieLine(type="invitation", partie=summary))
         return out
 
-    def describe(self, kind: str, notice: dict[str, Any]) -> list[dict[str, Any]]:
+    def describe(self, kind: str, notice: dict[str, Any]) -> list[EventLine]:
         """The lines one member notice makes, from the partie as it is now."""
         partie_id = notice.get("partie")
         if not isinstance(partie_id, int):
@@ -154,28 +165,29 @@ class EventStream(_Stream):
             summary = proposals.get_summary(self.club, partie_id, self.bot.member)
         except ClubError:
             return []
-        out: list[dict[str, Any]] = []
+        out: list[EventLine] = []
         status, seat = summary["status"], summary["my_seat"]
         if kind == "round":
-            out.append({"type": "tournament_round", "tournament": notice.get("tournament"),
-                        "round": notice.get("round"), "name": notice.get("name"), "partie": summary})
+            out.append(TournamentRoundLine(type="tournament_round", tournament=notice.get("tournament"),
+                                           round=notice.get("round"), name=notice.get("name"), partie=summary))
         if status == "proposed":
             answer = summary["seats"][seat]["answer"] if seat is not None else None
             if answer == "invited" and partie_id not in self.invited:
                 self.invited.add(partie_id)
-                out.append({"type": "invitation", "partie": summary})
+                out.append(PartieLine(type="invitation", partie=summary))
             if kind in ("accepted", "declined", "joined") and summary["proposer"] == self.bot.name:
-                out.append({"type": "proposal_answered", "answer": kind, "by": notice.get("by"), "partie": summary})
+                out.append(ProposalAnsweredLine(type="proposal_answered", answer=kind, by=notice.get("by"),
+                                                partie=summary))
         if kind == "withdrawn" or status == "withdrawn":
             if partie_id in self.invited and (seat is None or status == "withdrawn"):
                 self.invited.discard(partie_id)
-                out.append({"type": "invitation_withdrawn", "partie": summary})
+                out.append(PartieLine(type="invitation_withdrawn", partie=summary))
         if seat is not None and status in ("running", "finished", "abandoned") and partie_id not in self.started:
             self.started.add(partie_id)
-            out.append({"type": "partie_started", "partie": summary})
+            out.append(PartieLine(type="partie_started", partie=summary))
         if seat is not None and status in ("finished", "abandoned") and partie_id not in self.ended:
             self.ended.add(partie_id)
-            out.append({"type": "partie_ended", "partie": summary})
+            out.append(PartieLine(type="partie_ended", partie=summary))
         return out
 
     async def lines(self) -> AsyncIterator[bytes]:
@@ -191,16 +203,18 @@ class EventStream(_Stream):
                 if limits is not None and time.monotonic() - renewed >= self.keepalive:
                     renewed = time.monotonic()
                     if not await run_in_threadpool(limits.renew_stream, self.bot.id, self.holder):
-                        yield line({"type": "error", "code": "stream_replaced",
-                                    "message": "this stream lost its lease and another event stream of this bot took over"})
+                        yield line(ErrorLine(type="error", code="stream_replaced",
+                                             message="this stream lost its lease and another event stream of this "
+                                                     "bot took over"))
                         return
                 if (upkeep := await self.upkeep(item)) is not None:
-                    data, ends = upkeep
-                    if data is not None:
-                        yield data
+                    said, ends = upkeep
+                    if said is not None:
+                        yield said
                     if ends:
                         return
                     continue
+                assert item is not None  # upkeep answers a quiet interval
                 channel, notice = item
                 kind = notice.get("kind")
                 if kind not in EVENT_KINDS:
@@ -229,8 +243,9 @@ async def open_events(club: Club, bot: CurrentBot, token: str) -> AsyncIterator[
 class PartieStream(_Stream):
     """``GET /api/bot/parties/{id}/stream``: one table as the bot's seat sees it."""
 
-    def __init__(self, club: Club, bot: CurrentBot, token: str, partie_id: int, state: dict[str, Any]):
+    def __init__(self, club: Club, bot: CurrentBot, token: str, partie_id: int, state: StateFrame):
         super().__init__(club, bot, token, [f"partie:{partie_id}", bot_channel(bot.id)])
+        assert state["seat"] is not None, "a table stream is a seat's"
         self.partie_id = partie_id
         self.seat: int = state["seat"]
         self.status: str = state["status"]
@@ -240,13 +255,15 @@ class PartieStream(_Stream):
         """The event lines after the last one sent (or a state line to resync): the table
         socket's frames, from memory when the cache has them (app/tables/ws.py)."""
         club, pid = self.club, self.partie_id
-        frames, state = None, None
+        cached, state = None, None
         if known is not None:
             args = (club, pid, self.seat, self.sent_version, known)
-            frames = reads.cached_event_texts_since(*args, blocking=False)
-            if frames is None:
-                frames = await run_in_threadpool(reads.cached_event_texts_since, *args)
-        if frames is None:
+            cached = reads.cached_event_texts_since(*args, blocking=False)
+            if cached is None:
+                cached = await run_in_threadpool(reads.cached_event_texts_since, *args)
+        if cached is not None:
+            frames = cached
+        else:
             frames, state = await run_in_threadpool(reads.event_texts_since, club, pid, self.seat, self.sent_version)
         if state is not None:
             self.sent_version, self.status = state["version"], state["status"]
@@ -259,9 +276,9 @@ class PartieStream(_Stream):
                 yield self.sent(text.encode() + b"\n")
 
     def end_line(self) -> bytes:
-        return line({"type": "end", "version": self.sent_version, "status": self.status})
+        return line(EndLine(type="end", version=self.sent_version, status=self.status))
 
-    async def lines(self, state: dict[str, Any], since: int | None) -> AsyncIterator[bytes]:
+    async def lines(self, state: StateFrame, since: int | None) -> AsyncIterator[bytes]:
         try:
             self.subscribe()
             if since is not None and 0 <= since <= state["version"] and state["status"] not in ("proposed", "withdrawn"):
@@ -279,18 +296,19 @@ class PartieStream(_Stream):
                 # the subscription is not missed.
                 async for data in self.catch_up():
                     yield data
-            mine = (state.get("seats") or [{}] * (self.seat + 1))[self.seat]
-            if self.status == "running" and mine.get("taken_over") and not mine.get("reclaimable"):
+            mine = state["seats"][self.seat]
+            if self.status == "running" and mine["taken_over"] and not mine["reclaimable"]:
                 self.status = "left"  # the bot left this partie: nothing more for it to say
             while self.status not in DONE:
                 item = await self.next_notice()
                 if (upkeep := await self.upkeep(item)) is not None:
-                    data, ends = upkeep
-                    if data is not None:
-                        yield data
+                    said, ends = upkeep
+                    if said is not None:
+                        yield said
                     if ends:
                         return
                     continue
+                assert item is not None  # upkeep answers a quiet interval
                 channel, notice = item
                 kind = notice.get("kind")
                 if kind == "advance":
@@ -306,13 +324,13 @@ class PartieStream(_Stream):
                         self.status, self.sent_version = now["status"], now["version"]
                         yield self.sent(line(now))  # started, ended early or withdrawn: the whole picture
                     else:
-                        yield self.sent(line({"type": "seats", "version": self.sent_version, "seats": now["seats"]}))
+                        yield self.sent(line(SeatsFrame(type="seats", version=self.sent_version, seats=now["seats"])))
                         mine = now["seats"][self.seat]
                         if mine.get("taken_over") and not mine.get("reclaimable"):
                             self.status = "left"  # the bot left it (POST .../leave): the computer plays on
                             break
                 elif kind == "chat":
-                    yield self.sent(line({"type": "chat", "version": self.sent_version, "message": notice.get("message")}))
+                    yield self.sent(line(ChatFrame(type="chat", version=self.sent_version, message=notice.get("message"))))
             yield self.end_line()
         finally:
             self.unsubscribe()

@@ -12,7 +12,7 @@ or ended) is told to his pages as a notice but does not count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import and_, bindparam, or_, select
 
@@ -36,14 +36,20 @@ _MINE = (
 )
 
 
-def unread(club: Club, member_id: int) -> dict[str, Any]:
+class UnreadCount(TypedDict):
+    count: int
+    invitations: list[int]  # proposals waiting for his answer
+    turns: list[int]  # tables where it is his turn (not those he sits at now)
+
+
+def unread(club: Club, member_id: int) -> UnreadCount:
     here = club.viewers.seated_at(member_id)
     with club.db.read() as s:
         rows = s.execute(_MINE, {"member": member_id}).all()
         invitations = [pid for pid, status, _, _ in rows if status == "proposed"]
         turns = [pid for pid, status, version, seat in rows
                  if status == "running" and pid not in here and _to_act(club, s, pid, version, seat)]
-    return {"count": len(invitations) + len(turns), "invitations": invitations, "turns": turns}
+    return UnreadCount(count=len(invitations) + len(turns), invitations=invitations, turns=turns)
 
 
 def _to_act(club: Club, s: Session, partie_id: int, version: int, seat: int) -> bool:

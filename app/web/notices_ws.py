@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -36,11 +36,12 @@ from fastapi.concurrency import run_in_threadpool
 from app.club import Club
 from app.games.registry import descriptors
 from app.members.service import CurrentMember, touch_member
-from app.parties.unread import unread
+from app.parties.unread import UnreadCount, unread
 from app.realtime.notices import LOBBY_CHANNEL, TOLD, TOURNAMENT_PREFIX, member_channel
 from app.tables import ratelimit
 from app.tables.ws import CLOSE_SESSION_ENDED, MAX_FRAME, accept_member, frame_size, recheck_session, run_until_one_ends
 from app.web.i18n import COOKIE, DEFAULT_LANG, LANGUAGES
+from app.web.notices_shapes import NoticeAbout, NoticeErrorFrame, NoticeFrame, NoticesFrame, PlainFrame, UnreadFrame
 
 log = logging.getLogger("klub.notices")
 router = APIRouter()
@@ -62,17 +63,17 @@ class NoticeConnection:
         self.member = member
         self.lang = lang
         self.bucket = ratelimit.TokenBucket(ratelimit.SOCKET_RATE_PER_SECOND, ratelimit.SOCKET_RATE_BURST)
-        self.counted: dict[str, Any] | None = None  # the count last sent
+        self.counted: UnreadCount | None = None  # the count last sent
 
-    async def send(self, frame: dict[str, Any]) -> None:
+    async def send(self, frame: NoticesFrame) -> None:
         await self.ws.send_text(json.dumps(frame, ensure_ascii=False))
 
-    async def count(self) -> dict[str, Any]:
-        self.counted = await run_in_threadpool(unread, self.club, self.member.id)
-        return self.counted
+    async def count(self) -> UnreadCount:
+        self.counted = counted = await run_in_threadpool(unread, self.club, self.member.id)
+        return counted
 
     async def send_unread(self) -> None:
-        await self.send({"type": "unread", **await self.count()})
+        await self.send(UnreadFrame(type="unread", **await self.count()))
 
     async def on_notices(self, batch: list[tuple[str, dict[str, Any]]]) -> bool:
         """A batch of notices (all that waited); False when the socket must close."""
@@ -80,7 +81,8 @@ class NoticeConnection:
         for channel, notice in batch:
             if channel == "sessions":
                 if self.member.session_id in notice.get("sessions", ()):
-                    await self.send({"type": "error", "code": "session_ended", "message": "your session has ended; log in again"})
+                    await self.send(NoticeErrorFrame(type="error", code="session_ended",
+                                                     message="your session has ended; log in again"))
                     await self.ws.close(code=CLOSE_SESSION_ENDED)
                     return False
             elif channel == LOBBY_CHANNEL:
@@ -94,7 +96,7 @@ class NoticeConnection:
         if mine and (counted := self.count_after_sitting(mine)) is not None:
             if counted != self.counted:
                 self.counted = counted
-                await self.send({"type": "unread", **counted})
+                await self.send(UnreadFrame(type="unread", **counted))
             mine = []
         if mine:
             counted = await self.count()
@@ -102,13 +104,13 @@ class NoticeConnection:
             told = [n for n in mine if n.get("kind") in TOLD
                     and not (n.get("kind") == "turn" and n.get("partie") not in counted["turns"])]
             for notice in told:
-                await self.send({"type": "notice", **self.described(notice), **counted})
+                await self.send(NoticeFrame(type="notice", **self.described(notice), **counted))
             if not told:
-                await self.send({"type": "unread", **counted})
+                await self.send(UnreadFrame(type="unread", **counted))
         if lobby:
-            await self.send({"type": "lobby"})
+            await self.send(PlainFrame(type="lobby"))
         if tournament:
-            await self.send({"type": "tournament"})
+            await self.send(PlainFrame(type="tournament"))
         return True
 
     def changes_nothing(self, notices: list[dict[str, Any]]) -> bool:
@@ -120,7 +122,7 @@ class NoticeConnection:
         here = self.club.viewers.seated_at(self.member.id)
         return all(n.get("partie") in here for n in notices)
 
-    def count_after_sitting(self, notices: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def count_after_sitting(self, notices: list[dict[str, Any]]) -> UnreadCount | None:
         """He opened his seat's table (``present``) on this instance: the count is the last
         one without that table's turn, as app/parties/unread.py would read it, so the
         evening's hundreds of tables opening at once do not each count again. None: read it."""
@@ -130,22 +132,24 @@ class NoticeConnection:
         if any(n.get("partie") not in here for n in notices):
             return None  # he left a table (or sits at it through another instance)
         turns = [p for p in self.counted["turns"] if p not in here]
-        return {**self.counted, "count": len(self.counted["invitations"]) + len(turns), "turns": turns}
+        return UnreadCount(count=len(self.counted["invitations"]) + len(turns),
+                           invitations=self.counted["invitations"], turns=turns)
 
-    def described(self, notice: dict[str, Any]) -> dict[str, Any]:
+    def described(self, notice: dict[str, Any]) -> NoticeAbout:
         names = {g.code: g.name(self.lang) for g in descriptors()}
         keys = ("kind", "partie", "game", "by", "rematch_of", "tournament", "round", "name", "left", "league",
                 "evening", "starts_at", "minutes")
-        out = {k: notice[k] for k in keys if k in notice}
+        out = cast(NoticeAbout, {k: notice[k] for k in keys if k in notice})
         out["game_name"] = names.get(notice.get("game", ""), notice.get("game"))
         return out
 
     async def handle(self, data: str | bytes) -> None:
         if not self.bucket.allow():
-            await self.send({"type": "error", "code": "rate_limited", "message": "too many frames; slow down"})
+            await self.send(NoticeErrorFrame(type="error", code="rate_limited", message="too many frames; slow down"))
             return
         if frame_size(data) > MAX_FRAME:
-            await self.send({"type": "error", "code": "frame_too_large", "message": f"a frame has at most {MAX_FRAME} bytes"})
+            await self.send(NoticeErrorFrame(type="error", code="frame_too_large",
+                                             message=f"a frame has at most {MAX_FRAME} bytes"))
             return
         try:
             msg = orjson.loads(data)
@@ -153,9 +157,9 @@ class NoticeConnection:
             msg = None
         if isinstance(msg, dict) and msg.get("type") == "ping":
             await run_in_threadpool(touch_member, self.club.db, self.member.id)
-            await self.send({"type": "pong"})
+            await self.send(PlainFrame(type="pong"))
         else:
-            await self.send({"type": "error", "code": "unknown_type", "message": "the only frame is a ping"})
+            await self.send(NoticeErrorFrame(type="error", code="unknown_type", message="the only frame is a ping"))
 
 
 @router.websocket("/ws/notices")
@@ -211,7 +215,7 @@ async def _serve(conn: NoticeConnection, queue: asyncio.Queue, token: str | None
                 return
 
     async def session_ended() -> None:
-        await conn.send({"type": "error", "code": "session_ended", "message": "your session has ended; log in again"})
+        await conn.send(NoticeErrorFrame(type="error", code="session_ended", message="your session has ended; log in again"))
         await conn.ws.close(code=CLOSE_SESSION_ENDED)
 
     await run_until_one_ends([read(), write(), recheck_session(conn.club, token, session_ended)], "notices")

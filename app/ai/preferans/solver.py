@@ -77,6 +77,8 @@ class PlaySolver(BoundedSearch):
         best = -INF if maximizing else INF
         last = len(cards) == self.n - 1
         nxt = self.next_seat[seat]
+        # The alpha-beta update is written out as in TrickSolver._card_node: a call per node
+        # would cost more than it saves here.
         for c in reversed(representatives(legal, present)):  # one card per run of adjacent cards, highest first
             hands[seat] = hand & ~(1 << c)
             cards.append(c)
