@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import signal
 import sys
@@ -37,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import PASSWORD, Seat, Server, Stats, loads, percentile, prepare_database  # noqa: E402
+from load import PASSWORD, Seat, Server, Stats, cpu_times, loads, percentile, prepare_database  # noqa: E402
 
 ORGANIZER = "organizator"
 
@@ -107,6 +108,53 @@ async def listen(cookie: str, server: Server, told: asyncio.Future):
     return ws, asyncio.ensure_future(read())
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, all) CPU seconds of the whole machine since boot (/proc/stat), every core."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def cpu_by_command() -> dict[tuple[int, str], float]:
+    """CPU seconds of every process now, by (pid, command name)."""
+    out = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # it ended
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        out[(int(stat.parent.name), name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+class CpuWindow:
+    """CPU seconds spent between two moments: the machine's (every process, every core),
+    this client's and each server's: whether the dealing waits on the cores or on itself."""
+
+    def __init__(self, servers: list[Server]):
+        self.servers = servers
+        self.start = self.read()
+        self.by_command = cpu_by_command()
+
+    def read(self) -> tuple[float, float, float, list[float]]:
+        busy, total = machine_busy()
+        return busy, total, time.process_time(), [sum(cpu_times(s.proc.pid)) for s in self.servers]
+
+    def spent(self) -> dict:
+        busy, total, client, servers = self.read()
+        b0, t0, c0, s0 = self.start
+        names: dict[str, float] = {}
+        for key, seconds in cpu_by_command().items():
+            names[key[1]] = names.get(key[1], 0.0) + seconds - self.by_command.get(key, 0.0)
+        return {"machine_busy_share": round((busy - b0) / max(total - t0, 1e-9), 2),
+                "machine_cpu_s": round(busy - b0, 2), "client_cpu_s": round(client - c0, 2),
+                "servers_cpu_s": [round(a - b, 2) for a, b in zip(servers, s0)],
+                "by_command": {k: round(v, 2) for k, v in sorted(names.items(), key=lambda kv: -kv[1])[:6] if v > 0.05}}
+
+
 async def run(args, servers: list[Server]) -> dict:
     import httpx
 
@@ -134,11 +182,12 @@ async def run(args, servers: list[Server]) -> dict:
     sitting = [asyncio.ensure_future(sit(i)) for i in range(len(members))]
     async with httpx.AsyncClient(base_url=servers[0].url, headers={"Origin": servers[0].origin, "Cookie": organizer},
                                  timeout=120) as c:
-        t_start = time.perf_counter()
+        t_start, cpu = time.perf_counter(), CpuWindow(servers)
         r = await c.post(f"/api/tournaments/{tid}/start")
         t_answer = time.perf_counter() - t_start
         assert r.status_code == 200, r.text
     await asyncio.wait_for(asyncio.gather(*sitting), 120)
+    dealing = cpu.spent()
     told_s = sorted(f.result()[0] - t_start for f in told)
     dealt_s = sorted(d - t_start for d in dealt if d is not None)
     tables = len({f.result()[1] for f in told})
@@ -168,6 +217,7 @@ async def run(args, servers: list[Server]) -> dict:
         "start_answered_s": round(t_answer, 2),
         "told_s": {"p50": round(percentile(told_s, 50), 2), "max": round(told_s[-1], 2)},
         "dealt_s": {"p50": round(percentile(dealt_s, 50), 2), "max": round(dealt_s[-1], 2)},
+        "dealing_cpu": dealing,
         "think": args.think, "duration_s": round(elapsed, 1), "actions": stats.acks,
         "actions_per_s": round(stats.acks / elapsed, 1),
         "ack_ms": {f"p{p}": round(percentile(lat, p) * 1000, 1) for p in (50, 95, 99)},
@@ -211,6 +261,10 @@ def main() -> None:
             print(f"{r['members']} members, {r['tables']} tables, {r['instances']} instances ({r['game']})")
             print(f"start answered {r['start_answered_s']} s; told p50 {r['told_s']['p50']} s max {r['told_s']['max']} s; "
                   f"dealt p50 {r['dealt_s']['p50']} s max {r['dealt_s']['max']} s (target: max under 2 s)")
+            d = r["dealing_cpu"]
+            print(f"until the last dealt: machine busy {d['machine_busy_share']:.0%} ({d['machine_cpu_s']} CPU-s: "
+                  f"client {d['client_cpu_s']}, servers {' + '.join(map(str, d['servers_cpu_s']))}, the rest "
+                  f"PostgreSQL, Redis and others); by command: {d['by_command']}")
             print(f"think {r['think']} s: {r['actions_per_s']} actions/s; ack ms p50 {r['ack_ms']['p50']} "
                   f"p95 {r['ack_ms']['p95']} p99 {r['ack_ms']['p99']} max {r['ack_ms_max']} (target: p99 under 100)")
             print(f"errors {r['errors'] or 'none'}; stale-version conflicts {r['stale_version_conflicts']}")

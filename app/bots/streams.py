@@ -324,7 +324,8 @@ class PartieStream(_Stream):
                         self.status, self.sent_version = now["status"], now["version"]
                         yield self.sent(line(now))  # started, ended early or withdrawn: the whole picture
                     else:
-                        yield self.sent(line(SeatsFrame(type="seats", version=self.sent_version, seats=now["seats"])))
+                        yield self.sent(line(SeatsFrame(type="seats", version=self.sent_version, seats=now["seats"],
+                                                          seats_version=now["seats_version"])))
                         mine = now["seats"][self.seat]
                         if mine.get("taken_over") and not mine.get("reclaimable"):
                             self.status = "left"  # the bot left it (POST .../leave): the computer plays on

@@ -25,7 +25,6 @@ from app.db.models import Partie, PartieSeat
 from app.errors import Conflict
 from app.parties import slow
 from app.parties.engines import new_engine
-from app.parties.lookup import SeatInfo, seats_info
 from app.parties.slow_clocks import after_word, check_due, resettle, start_clocks
 from app.parties.slow_frames import slow_frame
 
@@ -71,12 +70,15 @@ class LiveClock:
         """What a table's state frame adds (None: nothing)."""
         return None
 
-    def looked(self, row: PartieSeat, now: datetime) -> None:
-        """The seat's player was at the table now (his socket opened or closed)."""
+    # A change of presence (a player's socket opened or closed) is told to the table's
+    # sockets as itself (the seat, away or not, the seats' version), which they apply to
+    # the seats they show; False: they read the seats (app/tables/presence.py).
+    tells_presence = True
 
-    def seats_told(self, partie: Partie) -> list[SeatInfo] | None:
-        """The seats a change of presence tells the table's sockets (None: they read them)."""
-        return seats_info(partie)
+    def looked(self, now: datetime) -> dict[str, Any]:
+        """The seat's columns that say its player was at the table now (his socket opened
+        or closed)."""
+        return {}
 
     def resettle(self, club: Club, s: Session, partie: Partie) -> None:
         """The clocks after a seat changed hands (a takeover, a return, a member who left)."""
@@ -120,11 +122,10 @@ class SlowClock(LiveClock):
     def frame(self, s: Session, partie: Partie, now: datetime) -> dict[str, Any] | None:
         return slow_frame(s, partie, now)
 
-    def looked(self, row: PartieSeat, now: datetime) -> None:
-        row.seen_at = now  # he looked at the table (the reminder asks)
+    tells_presence = False  # a slow partie's seats come with its clocks
 
-    def seats_told(self, partie: Partie) -> list[SeatInfo] | None:
-        return None  # a slow partie's seats come with its clocks
+    def looked(self, now: datetime) -> dict[str, Any]:
+        return {"seen_at": now}  # he looked at the table (the reminder asks)
 
     def resettle(self, club: Club, s: Session, partie: Partie) -> None:
         resettle(club, s, partie)

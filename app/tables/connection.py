@@ -52,6 +52,7 @@ class TableConnection:
         self.limits: ratelimit.MemberLimits | None = None  # shared by the member's sockets
         self.queue: asyncio.Queue | None = None  # its notices (the hub's): a retry is queued there
         self.seats_sent: Any = None  # what the last seats (or state) frame said of the seats
+        self.seats_version = -1  # ... and their version (Partie.seats_version)
         self.retry_due = False  # a look after the database failed is queued
         self.owed_state = False  # ... and it is to send a state (the client asked for one)
 
@@ -64,16 +65,19 @@ class TableConnection:
             self.seat, self.status = state["seat"], state["status"]
             await self.send(self.with_watchers(state))
             self.sent_version, self.seats_sent = state["version"], _seats_of(state)
+            self.seats_version = state["seats_version"]
 
     async def start(self, since: str | None) -> None:
         """The first frames: the events after ``since`` when the client has a version, else the state."""
         state = await run_in_threadpool(reads.table_state, self.club, self.partie_id, self.member)
         self.seat, self.status, self.seats_sent = state["seat"], state["status"], _seats_of(state)
+        self.seats_version = state["seats_version"]
         if since is not None and since.isdigit() and int(since) <= state["version"]:
             self.sent_version = int(since)
             await self.catch_up()
             async with self.send_lock:  # who is away (or watches) may have changed while the client was gone
-                seats: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": state["seats"]}
+                seats: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": state["seats"],
+                                     "seats_version": state["seats_version"]}
                 await self.send(self.with_watchers(seats))
             return
         async with self.send_lock:
@@ -268,8 +272,7 @@ class TableConnection:
             if notice.get("version", 0) > self.sent_version:
                 await self.catch_up(notice.get("version"))
         elif kind == "seats":
-            if notice.get("seats") is None or notice["seats"] != self.seats_sent[0]:
-                await self.send_seats()  # else: the seats it names are the ones shown (e.g. his own arrival)
+            await self.on_seats(notice.get("presence"))
         elif kind == "resync":  # the hub may have lost notices (app/realtime/hub.py)
             await self.resync()
         elif kind == "retry":  # a read failed on the database a moment ago (retry_later)
@@ -299,29 +302,58 @@ class TableConnection:
         seats = _seats_of(summary)
         if only_changed and seats == self.seats_sent:
             return
-        frame: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": summary["seats"]}
+        frame: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": summary["seats"],
+                             "seats_version": summary["seats_version"]}
         if "slow" in summary:  # a slow partie's clocks changed with the seats (app/parties/slow.py)
             frame["slow"] = summary["slow"]
         if "round_time_up" in summary:  # a tournament round's deadline passed (app/tables/reads.py)
             frame["round_time_up"] = summary["round_time_up"]
         async with self.send_lock:
             await self.send(frame)
-            self.seats_sent = seats
+            self.seats_sent, self.seats_version = seats, summary["seats_version"]
 
-    async def show_seats(self, seats: list[SeatInfo]) -> None:
-        """The seats as his own arrival left them (newer than those of his first frame)."""
-        frame: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": seats}
+    async def on_seats(self, presence: list[dict[str, Any]] | None) -> None:
+        """The seats changed: the changes of presence told (app/tables/presence.py) applied
+        in their versions' order to the seats shown, without a read; the seats read when a
+        change was not told (``presence`` None), when one is missing (told by another
+        instance, still on its way: the read has it) or when the table is not running."""
+        if presence is None or self.status != "running" or not self.seats_sent:
+            await self.send_seats()
+            return
+        seats, version = self.seats_sent[0], self.seats_version
+        for change in sorted(presence, key=lambda c: c["seats_version"]):
+            if change["seats_version"] <= version:
+                continue  # shown already (his own arrival, or a read that came after it)
+            if change["seats_version"] != version + 1:
+                await self.send_seats()
+                return
+            seats, version = with_presence(seats, change["seat"], change["away"]), version + 1
+        if version > self.seats_version:
+            await self.show_seats(seats, version)
+
+    async def show_seats(self, seats: list[SeatInfo], version: int) -> None:
+        """Seats changes of presence made, at their ``version`` (newer than those shown)."""
+        frame: SeatsFrame = {"type": "seats", "version": self.sent_version, "seats": seats, "seats_version": version}
         round_time_up = self.seats_sent[2] if self.seats_sent else None
         if round_time_up is not None:
             frame["round_time_up"] = round_time_up
         async with self.send_lock:
             await self.send(frame)
-            self.seats_sent = (seats, None, round_time_up)
+            self.seats_sent, self.seats_version = (seats, None, round_time_up), version
 
     async def send_watchers(self) -> None:
         names = self.club.viewers.spectators(self.partie_id)
         async with self.send_lock:
             await self.send({"type": "watchers", "version": self.sent_version, "watchers": names})
+
+
+def with_presence(seats: list[SeatInfo], seat: int, away: bool) -> list[SeatInfo]:
+    """The seats after a change of presence: ``seat``'s player is away, or back (which ends
+    the votes to hand his seat to a computer player)."""
+    def changed(info: SeatInfo) -> SeatInfo:
+        return {**info, "away": away, **({} if away else {"takeover_votes": []})}  # type: ignore[typeddict-item]
+
+    return [changed(info) if info["seat"] == seat else info for info in seats]
 
 
 def _seats_of(frame: StateFrame | SeatsFrame) -> tuple:

@@ -96,6 +96,7 @@ def state_frame(partie: Partie, snap: Snapshot | None, seat: int | None) -> Stat
         "timer": partie.timer_seconds,
         "seat": seat,
         "seats": seats_info(partie),
+        "seats_version": partie.seats_version,
         "version": partie.version,
     }
     if snap is not None:

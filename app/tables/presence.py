@@ -12,12 +12,15 @@ three words for it (``timeouts``), whether he is away or not; and he may take it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from sqlalchemy import bindparam, select, update
 
 from app.errors import Conflict, Invalid
 from app.members.service import CurrentMember
 from app.parties.clocks import clock_of
-from app.parties.lookup import get_partie, my_running_seat, seat_of, seats_info
+from app.db.models import Partie, PartieSeat
+from app.parties.lookup import my_running_seat, seats_info
 from app.realtime import notices
 
 if TYPE_CHECKING:
@@ -37,26 +40,54 @@ def set_away(club: Club, member: CurrentMember, partie_id: int, away: bool) -> l
     return seats
 
 
-def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) -> list[dict[str, Any]] | None:
-    """A player's socket opened or closed: he is back, or away. The seats as they are now
-    when that changed them (None: it did not), told to the table's sockets with the
-    notice: a socket that shows them already need not read them (app/tables/connection.py)."""
+class Presence(NamedTuple):
+    """A change of presence as the table's sockets are told it: the seat, whether its
+    player is away now, and the seats' version it made (``Partie.seats_version``)."""
+
+    seat: int
+    away: bool
+    seats_version: int
+
+
+# The running partie's seats' version and timer, locked for the change of presence (a
+# socket opens or closes at every arrival of a round: a few columns, no partie loaded).
+_RUNNING = select(Partie.seats_version, Partie.timer_seconds).where(Partie.id == bindparam("pid"),
+                                                                    Partie.status == "running")
+_RUNNING_LOCKED = _RUNNING.with_for_update()
+_MY_SEAT = (PartieSeat.partie_id == bindparam("pid"), PartieSeat.member_id == bindparam("mid"))
+# He comes (his takeover votes end) or goes, when that changes his seat.
+_CAME = (update(PartieSeat).where(*_MY_SEAT, PartieSeat.away.is_(True))
+         .values(away=False, takeover_votes=[]).returning(PartieSeat.seat))
+_WENT = update(PartieSeat).where(*_MY_SEAT, PartieSeat.away.is_(False)).values(away=True).returning(PartieSeat.seat)
+_NEXT_SEATS_VERSION = update(Partie).where(Partie.id == bindparam("pid")).values(seats_version=bindparam("v"))
+_CORE = {"synchronize_session": False}
+
+
+def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) -> Presence | None:
+    """A player's socket opened or closed: he is back, or away. When that changed his seat,
+    the change is told to the table's sockets, which apply it to the seats they show
+    without reading them (app/tables/connection.py), and returned (None: nothing changed,
+    or a slow partie's, whose sockets read the seats with their clocks)."""
+    ids = {"pid": partie_id, "mid": member_id}
     with club.db.write() as s:
-        partie = get_partie(s, partie_id, lock=True, db=club.db)
-        seat = seat_of(partie, member_id)
-        if seat is None or partie.status != "running":
+        partie = s.execute(_RUNNING if club.db.is_sqlite else _RUNNING_LOCKED, ids).first()
+        if partie is None:
             return None
-        row = partie.seats[seat]
-        clock = clock_of(partie.timer_seconds)
-        clock.looked(row, club.clock.now())
-        if row.away == (not connected):
+        version, timer = partie
+        clock = clock_of(timer)
+        looked = clock.looked(club.clock.now())
+        if looked:
+            s.execute(update(PartieSeat).where(*_MY_SEAT).values(**looked), ids, execution_options=_CORE)
+        seat = s.execute(_CAME if connected else _WENT, ids, execution_options=_CORE).scalar()
+        if seat is None:
             return None
-        row.away = not connected
-        if connected:
-            row.takeover_votes = []
-        seats = clock.seats_told(partie)
-    club.notify_partie(partie_id, {"kind": "seats", "seats": seats} if seats is not None else {"kind": "seats"})
-    return seats
+        s.execute(_NEXT_SEATS_VERSION, {"pid": partie_id, "v": version + 1}, execution_options=_CORE)
+    change = Presence(seat, not connected, version + 1)
+    if not clock.tells_presence:
+        club.notify_partie(partie_id, {"kind": "seats"})
+        return None
+    club.notify_partie(partie_id, {"kind": "seats", "presence": [change._asdict()]})
+    return change
 
 
 def vote_takeover(club: Club, member: CurrentMember, partie_id: int, seat_no: int, agree: bool = True) -> list[dict[str, Any]]:
@@ -105,7 +136,8 @@ def reclaim(club: Club, member: CurrentMember, partie_id: int) -> list[dict[str,
         row.takeover_votes = []
         row.timeouts = 0
         clock = clock_of(partie.timer_seconds)
-        clock.looked(row, club.clock.now())
+        for column, value in clock.looked(club.clock.now()).items():
+            setattr(row, column, value)
         clock.resettle(club, s, partie)
         seats = seats_info(partie)
     club.notify_partie(partie_id, {"kind": "seats"})

@@ -27,6 +27,7 @@ class StateFrame(TypedDict):
     timer: int | None
     seat: int | None
     seats: list[SeatInfo]
+    seats_version: int  # the seats' own version: a seats frame of a lower one is older
     version: int
     # a started partie's table
     view: NotRequired[dict[str, Any] | None]
@@ -46,6 +47,7 @@ class SeatsFrame(TypedDict):
     type: Literal["seats"]
     version: int
     seats: list[SeatInfo]
+    seats_version: int
     slow: NotRequired[dict[str, Any] | None]
     round_time_up: NotRequired[bool]
     watchers: NotRequired[list[str]]

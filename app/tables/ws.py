@@ -116,9 +116,9 @@ async def table_socket(websocket: WebSocket, partie_id: int):
             return
         if conn.seat is not None:
             counts[key] = counts.get(key, 0) + 1
-            seats = await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
-            if seats is not None:
-                await conn.show_seats(seats)
+            change = await run_in_threadpool(presence.mark_connected, club, partie_id, member.id, True)
+            if change is not None:  # the seats his arrival left (newer than his first frame's)
+                await conn.on_seats([change._asdict()])
         viewing = True
         _came(club, partie_id, member, conn.seat is not None)
         await _serve(conn, queue)
@@ -200,8 +200,18 @@ async def _serve(conn: TableConnection, queue: asyncio.Queue) -> None:
 
 
 def _one_seats_read(batch: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    """The notices that waited, with only the last of their ``seats`` notices: each reads
-    the seats anew, so one read after all of them were published sees what each said (a
-    table whose four players arrive together no longer reads its seats six times)."""
-    last = max((i for i, (_, notice) in enumerate(batch) if notice.get("kind") == "seats"), default=None)
-    return [item for i, item in enumerate(batch) if item[1].get("kind") != "seats" or i == last]
+    """The notices that waited, with one ``seats`` notice for all of theirs, in the last
+    one's place: every change of presence they tell when each tells its own (the socket
+    applies them in order, app/tables/connection.py), else a read of the seats (a read
+    after all of them were published sees every change, in whatever order they came)."""
+    seats = [i for i, (_, notice) in enumerate(batch) if notice.get("kind") == "seats"]
+    if not seats:
+        return batch
+    told = [batch[i][1].get("presence") for i in seats]
+    last = seats[-1]
+    one = {"kind": "seats"}
+    if all(presence is not None for presence in told):
+        one["presence"] = [change for presence in told for change in presence]
+    others = set(seats[:-1])
+    return [(channel, one) if i == last else (channel, notice) for i, (channel, notice) in enumerate(batch)
+            if i not in others]

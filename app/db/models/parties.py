@@ -41,6 +41,10 @@ class Partie(Base):
     # Never leaves the server: every deal of the partie is shuffled from it.
     seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # Counts the seats' changes that a notice tells with the seats themselves (a player's
+    # socket opened or closed: app/tables/presence.py), so that a table socket shows the
+    # seats a notice carries only when they are newer than the ones it shows.
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     # The latest score sheet, for archive lists (the engine keeps the live one).
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
