@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, select
 
 from app.errors import Conflict, Invalid
 from app.members.service import CurrentMember
@@ -49,18 +49,18 @@ class Presence(NamedTuple):
     seats_version: int
 
 
-# The running partie's seats' version and timer, locked for the change of presence (a
-# socket opens or closes at every arrival of a round: a few columns, no partie loaded).
-_RUNNING = select(Partie.seats_version, Partie.timer_seconds).where(Partie.id == bindparam("pid"),
-                                                                    Partie.status == "running")
+# The running partie's seats' version and timer, locked for the change of presence: a
+# socket opens or closes at every arrival of a round, so these are a few columns of the
+# tables, no partie or seat loaded.
+_PARTIES, _SEATS = Partie.__table__, PartieSeat.__table__
+_RUNNING = select(_PARTIES.c.seats_version, _PARTIES.c.timer_seconds).where(_PARTIES.c.id == bindparam("pid"),
+                                                                            _PARTIES.c.status == "running")
 _RUNNING_LOCKED = _RUNNING.with_for_update()
-_MY_SEAT = (PartieSeat.partie_id == bindparam("pid"), PartieSeat.member_id == bindparam("mid"))
+_MY_SEAT = (_SEATS.c.partie_id == bindparam("pid"), _SEATS.c.member_id == bindparam("mid"))
 # He comes (his takeover votes end) or goes, when that changes his seat.
-_CAME = (update(PartieSeat).where(*_MY_SEAT, PartieSeat.away.is_(True))
-         .values(away=False, takeover_votes=[]).returning(PartieSeat.seat))
-_WENT = update(PartieSeat).where(*_MY_SEAT, PartieSeat.away.is_(False)).values(away=True).returning(PartieSeat.seat)
-_NEXT_SEATS_VERSION = update(Partie).where(Partie.id == bindparam("pid")).values(seats_version=bindparam("v"))
-_CORE = {"synchronize_session": False}
+_CAME = _SEATS.update().where(*_MY_SEAT, _SEATS.c.away.is_(True)).values(away=False, takeover_votes=[]).returning(_SEATS.c.seat)
+_WENT = _SEATS.update().where(*_MY_SEAT, _SEATS.c.away.is_(False)).values(away=True).returning(_SEATS.c.seat)
+_NEXT_SEATS_VERSION = _PARTIES.update().where(_PARTIES.c.id == bindparam("pid")).values(seats_version=bindparam("v"))
 
 
 def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) -> Presence | None:
@@ -70,18 +70,19 @@ def mark_connected(club: Club, partie_id: int, member_id: int, connected: bool) 
     or a slow partie's, whose sockets read the seats with their clocks)."""
     ids = {"pid": partie_id, "mid": member_id}
     with club.db.write() as s:
-        partie = s.execute(_RUNNING if club.db.is_sqlite else _RUNNING_LOCKED, ids).first()
+        conn = s.connection()
+        partie = conn.execute(_RUNNING if club.db.is_sqlite else _RUNNING_LOCKED, ids).first()
         if partie is None:
             return None
         version, timer = partie
         clock = clock_of(timer)
         looked = clock.looked(club.clock.now())
         if looked:
-            s.execute(update(PartieSeat).where(*_MY_SEAT).values(**looked), ids, execution_options=_CORE)
-        seat = s.execute(_CAME if connected else _WENT, ids, execution_options=_CORE).scalar()
+            conn.execute(_SEATS.update().where(*_MY_SEAT).values(**looked), ids)
+        seat = conn.execute(_CAME if connected else _WENT, ids).scalar()
         if seat is None:
             return None
-        s.execute(_NEXT_SEATS_VERSION, {"pid": partie_id, "v": version + 1}, execution_options=_CORE)
+        conn.execute(_NEXT_SEATS_VERSION, {"pid": partie_id, "v": version + 1})
     change = Presence(seat, not connected, version + 1)
     if not clock.tells_presence:
         club.notify_partie(partie_id, {"kind": "seats"})

@@ -140,7 +140,7 @@ class Metrics:
 
     def _database_values(self) -> dict[str, Any]:
         db = self.club.db
-        engines = {"main": db.read_engine} if db.read_engine is db.write_engine else {
+        engines = {"main": db.read_engine} if db.read_engine.pool is db.write_engine.pool else {
             "read": db.read_engine, "write": db.write_engine}
         values: dict[str, Any] = {"pools": {}}
         for name, engine in engines.items():
