@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import threading
 import time
 
 log = logging.getLogger("klub.gc")
@@ -41,10 +42,25 @@ def collect_everything() -> float:
     return time.perf_counter() - start
 
 
+# The automatic collections' thresholds while the freezes run: a young collection every
+# 20,000 new objects, not 700. A round's start makes hundreds of thousands of objects
+# that live (its sockets); with CPython's defaults the collections walked them again and
+# again, about a tenth of the instance's time while the tables were dealt, a third of it
+# after these (bench/evening.py, docs/performance.md). The freeze keeps the old ones out.
+THRESHOLDS = (20_000, 20, 20)
+_keepers = {"running": 0, "thresholds": gc.get_threshold()}  # the servers of this process (tests run several)
+_keepers_lock = threading.Lock()
+
+
 async def keep_pauses_short(freeze_seconds: float, full_seconds: float) -> None:
     if freeze_seconds <= 0:
         return
     last_full = time.monotonic()
+    with _keepers_lock:
+        if _keepers["running"] == 0:
+            _keepers["thresholds"] = gc.get_threshold()
+            gc.set_threshold(*THRESHOLDS)
+        _keepers["running"] += 1
     try:
         while True:
             await asyncio.sleep(freeze_seconds)
@@ -56,3 +72,7 @@ async def keep_pauses_short(freeze_seconds: float, full_seconds: float) -> None:
                 freeze_survivors()
     finally:
         gc.unfreeze()  # a stopped server (or a test's app) leaves the collector as it found it
+        with _keepers_lock:
+            _keepers["running"] -= 1
+            if _keepers["running"] == 0:
+                gc.set_threshold(*_keepers["thresholds"])

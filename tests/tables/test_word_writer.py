@@ -4,6 +4,7 @@ freezing (app/gcpauses.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 import weakref
@@ -321,3 +322,20 @@ def test_freezing_keeps_survivors_out_of_the_collections_until_the_complete_one(
         assert young() is None
     finally:
         gc.unfreeze()
+
+
+def test_the_collections_thresholds_are_raised_while_a_server_keeps_pauses_short_and_restored_after():
+    before = gc.get_threshold()
+
+    async def main():
+        keepers = [asyncio.ensure_future(gcpauses.keep_pauses_short(60, 0)) for _ in range(2)]  # two servers
+        await asyncio.sleep(0)
+        assert gc.get_threshold() == gcpauses.THRESHOLDS
+        keepers[0].cancel()
+        await asyncio.gather(keepers[0], return_exceptions=True)
+        assert gc.get_threshold() == gcpauses.THRESHOLDS  # the other one still runs
+        keepers[1].cancel()
+        await asyncio.gather(keepers[1], return_exceptions=True)
+
+    asyncio.run(main())
+    assert gc.get_threshold() == before
