@@ -12,7 +12,8 @@ Server frames (every one carries ``version``, the partie version it reflects):
   a word names it, a refused frame's too when it had one); ``error`` ``unavailable`` (with
   ``retry_after``, seconds): the database was out of reach and the word was not taken, or
   its outcome is unknown: send it again, with the same ``id``, after that long;
-- ``seats`` (away, computer takeover; a slow partie's clocks as ``slow``; at a tournament
+- ``seats`` (away, computer takeover, with ``seats_version``, the seats' own version, as in
+  the state; a slow partie's clocks as ``slow``; at a tournament
   table ``round_time_up``, as in the state: its round's deadline passed and the computer
   players finish the partie), ``chat``;
 - ``pong``: its ``version`` is the table's, as the database has it when the ping came (the
