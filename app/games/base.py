@@ -65,6 +65,15 @@ class SettingsError(GameError):
     """Table settings the rules do not allow."""
 
 
+# A live table's decision timer (rulings P4): off, or 15 to 300 seconds a decision.
+TIMER_RANGE = (15, 300)
+
+
+def is_live_timer(timer: object) -> bool:
+    """Whole seconds (not a bool) within :data:`TIMER_RANGE`."""
+    return isinstance(timer, int) and not isinstance(timer, bool) and TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]
+
+
 class DealError(GameError):
     """Hands that are not a deal of the whole deck, or a deal at the wrong moment."""
 

@@ -23,7 +23,7 @@ from app.db.models import Member, Partie, PartieSeat
 from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.ai import DEFAULT_LEVEL
 from app.parties.fairplay import check_together
-from app.games.base import SettingsError
+from app.games.base import TIMER_RANGE, SettingsError, is_live_timer
 from app.games.descriptor import GameDescriptor
 from app.members.service import CurrentMember
 from app.parties.engines import game_of
@@ -37,7 +37,6 @@ from app.parties.visibility import open_to
 if TYPE_CHECKING:
     from app.club import Club
 
-TIMER_RANGE = (15, 300)  # rulings P4: off, or 15 to 300 seconds; or a slow timer (app/parties/slow.py)
 # A notice to members (app/realtime/notices.py): whom, its kind, what else it says.
 Tell = tuple[Sequence[int | None], str, dict[str, Any]]
 
@@ -63,8 +62,7 @@ def _check_settings(game: GameDescriptor, settings: dict[str, Any] | None) -> di
 def _check_timer(timer: int | None) -> int | None:
     if not timer:
         return None
-    live = isinstance(timer, int) and not isinstance(timer, bool) and TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]
-    if not live and timer not in slow.SLOW_TIMERS:
+    if not is_live_timer(timer) and timer not in slow.SLOW_TIMERS:  # or a slow timer (app/parties/slow.py)
         raise Invalid(
             f"the timer is off, {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds per decision, or a slow timer of "
             f"{', '.join(str(t) for t in slow.SLOW_TIMERS)} seconds (1, 3, 12 or 24 hours or 3 days)",

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from app.db.database import for_update
 from app.db.models import Member, Tournament, TournamentPlayer, TournamentRound
 from app.errors import Conflict, Forbidden, Invalid, NotFound
-from app.games.base import SettingsError
+from app.games.base import TIMER_RANGE, SettingsError
 from app.parties.fairplay import check_together
 from app.games.tournament import check_place_points
 from app.members.service import CurrentMember
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 ORGANIZER_ROLES = ("admin", "organizer")
 MAX_ROUNDS = 15
-TIMER_RANGE = (15, 300)
 ROUND_MINUTES = (5, 24 * 60)
 PAUSE_MINUTES = (0, 24 * 60)
 NAME_LENGTH = (3, 80)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import SettingsError
+from app.games.base import TIMER_RANGE, SettingsError, is_live_timer
 
 BULE_CHOICES = (30, 40, 50, 60, 80, 100, 150, 200, 300, 400)
 DEFAULT_BULE = 60
 DEFAULT_REFE = 2
 MAX_REFE = 8
-TIMER_RANGE = (15, 300)
 KEYS = ("bule", "refe", "timer", "deljenja")
 DEFAULT_DELJENJA = 24  # a tournament round's hands (P13)
 DELJENJA_STEP = 3  # ... a multiple of the players: each deals alike (P13)
@@ -36,7 +35,7 @@ def normalize_settings(settings: Any) -> dict[str, Any]:
     if not _is_int(refe) or not 0 <= refe <= MAX_REFE:
         raise SettingsError(f"refe must be a whole number from 0 to {MAX_REFE}, got {refe!r}")
     timer = settings.get("timer")
-    if timer is not None and (not _is_int(timer) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]):
+    if timer is not None and not is_live_timer(timer):
         raise SettingsError(
             f"timer must be null (off) or {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds, got {timer!r}"
         )

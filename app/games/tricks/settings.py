@@ -5,18 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import SettingsError
+from app.games.base import TIMER_RANGE, SettingsError, is_live_timer
 
 LIVE_KEYS = ("timer",)  # live table settings, never part of a record
-TIMER_RANGE = (15, 300)
 
 
 def live_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """The live settings of ``settings`` (the decision timer), checked."""
     timer = settings.get("timer")
-    if timer is not None and (
-        not isinstance(timer, int) or isinstance(timer, bool) or not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]
-    ):
+    if timer is not None and not is_live_timer(timer):
         raise SettingsError(f"timer must be off (null) or {TIMER_RANGE[0]}-{TIMER_RANGE[1]} seconds, got {timer!r}")
     return {"timer": timer} if timer is not None else {}
 
