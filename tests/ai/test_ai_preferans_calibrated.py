@@ -41,7 +41,7 @@ def test_rule_defence_never_does_better_than_perfect_defence(seed: int) -> None:
 
 def test_makes_counts_a_rule_defence_make_as_likely() -> None:
     found = {0.0: False, IMPERFECT: False, 1.0: False}
-    for seed in range(60):
+    for seed in range(16):  # 64 deals; the three answers all come by seed 13
         hands = random_deal(seed)
         for trump in range(4):
             p = makes(hands, 0, trump, False, 1, NodeBudget(10**7, 10**6), 0.5)
