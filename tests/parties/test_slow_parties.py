@@ -293,6 +293,26 @@ def test_one_reminder_per_decision_and_none_after_a_look(client, app, clock, mon
     assert len(told) == 1
 
 
+def test_opening_the_table_is_a_look_and_the_others_read_the_seats_with_the_clocks(client, app, clock):
+    clients, pid = slow_partie(app)
+    assert seat_row(app, pid, 1).seen_at is None
+    clock.advance(minutes=5)
+
+    def socket(c: TestClient):
+        cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+        return client.websocket_connect(f"/ws/parties/{pid}", headers={**ORIGIN, "Cookie": cookie})
+
+    with socket(clients[0]) as watcher:
+        assert watcher.receive_json()["type"] == "state"
+        with socket(clients[1]) as ws:
+            assert ws.receive_json()["type"] == "state"
+            wait_for(lambda: seat_row(app, pid, 1).seen_at == clock.now())  # he looked: no reminder for it
+        # a slow partie's change of presence is not told as itself: the seats are read, clocks and all
+        while (frame := watcher.receive_json())["type"] != "seats":
+            pass
+        assert "slow" in frame and frame["seats_version"] >= 0
+
+
 def test_at_most_so_many_slow_parties_at_once(client, app):
     ana = register(app, "ana")
     bora = register(app, "bora")
