@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Member, Partie, Tournament, TournamentPlayer, TournamentRound
 from app.errors import NotFound
 from app.members.service import CurrentMember
-from app.parties.lookup import BOT_NAMES, seat_of
+from app.parties.lookup import bot_name, seat_of
 from app.parties.engines import game_of
 from app.tournaments import results as res
 from app.tournaments import rounds, withdrawal
@@ -99,9 +99,8 @@ def _table_row(p: Partie, names: dict[int, str], visible: bool) -> dict[str, Any
         if row.member_id is not None:  # a member (or a reference's computer seat: its account)
             seats.append({"seat": row.seat, "name": names.get(row.member_id, "?"), "member": True,
                           "computer": row.played_by_bot})
-        else:
-            levels = BOT_NAMES.get(row.bot or "", BOT_NAMES["majstor"])
-            seats.append({"seat": row.seat, "name": levels[row.seat % len(levels)], "member": False, "computer": True})
+        else:  # a computer player of the robot field (rulings T8): named as at any table
+            seats.append({"seat": row.seat, "name": bot_name(row), "member": False, "computer": True})
     return {"table_no": p.table_no, "partie_id": p.id if visible else None, "status": p.status, "seats": seats,
             "robots": p.table_no == res.ROBOT_TABLE}
 
