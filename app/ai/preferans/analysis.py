@@ -38,6 +38,7 @@ from typing import Any
 
 from app.games.cards import CARD_BY_NAME
 from app.games.preferans import PreferansPartie
+from app.games.preferans.between import SIDE_WORDS
 from app.games.preferans.contracts import CONTRACT_VALUE, CONTRACT_WORDS
 
 from app.ai.common.search import SearchAborted
@@ -64,7 +65,10 @@ _OUTLOOKS: dict[tuple[int, int, int, int], Outlook] = {}  # the auction's, in th
 def open_values(partie: PreferansPartie, seat: int, legal: list[str], said: str | None = None) -> dict[str, float] | None:
     """Each legal word's cost for ``seat`` now (lower is better): a card's in tricks, a bid's,
     a škart's, a contract's and a follow word's in points (:class:`UnitValues`); None for
-    a claim or an offer's answer, or a decision without a choice."""
+    a claim or an offer's answer, or a decision without a choice. The words about the
+    hand before (otpis, taking over or giving back a fall) are not valued: the others are,
+    among themselves."""
+    legal = [w for w in legal if w not in SIDE_WORDS]
     cards = [CARD_BY_NAME[w] for w in legal if w in CARD_BY_NAME]
     if len(cards) >= 2:
         return card_values(partie, seat, legal, cards)

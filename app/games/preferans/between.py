@@ -5,6 +5,8 @@ from __future__ import annotations
 OTPIS = "otpis"
 PREUZIMAM_PAD = "preuzimam pad"
 VRACAM_PAD = "vracam pad"
+# Said between hands beside the hand's own words (the next hand's bids or contract choice)
+SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
 
 
 class SideOffer:

@@ -9,7 +9,7 @@ from app.games.base import DealError, EngineBase, GameError, IllegalAction, NotY
 from app.games.cards import (
     CARD_NAMES, check_partition, deal_one_by_one, mask_of, parse_cards, shuffled_deck,
 )
-from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, VRACAM_PAD, FallWindow, SideOffer
+from app.games.preferans.between import OTPIS, PREUZIMAM_PAD, SIDE_WORDS, VRACAM_PAD, FallWindow, SideOffer
 from app.games.preferans.bidding import DALJE
 from app.games.preferans.follow import MOZE, NE_PRATIM
 from app.games.preferans.hand import KRAJ, ODBIJAM, PRIHVATAM, Hand
@@ -18,7 +18,6 @@ from app.games.preferans.papir import Papir
 from app.games.preferans.scoring import otpis_shares, score_hand
 from app.games.preferans.settings import normalize_settings as normalize_preferans_settings
 
-_SIDE_WORDS = (OTPIS, PREUZIMAM_PAD, VRACAM_PAD)
 
 
 class PreferansPartie(EngineBase):
@@ -176,7 +175,7 @@ class PreferansPartie(EngineBase):
             self._deadline(seat)
         elif self.side_offer is not None:
             self._answer_side_offer(seat, word)
-        elif word in _SIDE_WORDS:
+        elif word in SIDE_WORDS:
             self._side_word(seat, word)
         else:
             hand = self.hand
