@@ -21,6 +21,13 @@ class Settings(BaseSettings):
     # rather than opening and closing connections; PostgreSQL's 100 by default serve three
     # instances of 30). SQLite opens one per thread.
     db_pool_size: int = Field(default=30, ge=1)
+    # Threads for the blocking work of requests and sockets (database reads and writes, the
+    # tables' engines): all of it holds the GIL but for the database's round trips, and
+    # anyio's default of 40 made them fight for it. At a round's start, with hundreds of
+    # sockets arriving, 40 threads took half again as much CPU as 8 and left the event loop
+    # so little of the GIL that connections waited in the kernel's accept queue for
+    # seconds (bench/evening.py, docs/performance.md).
+    worker_threads: int = Field(default=8, ge=1, le=1000)
     redis_url: str | None = None
     site_origin: str = "http://127.0.0.1:8000"
 

@@ -171,13 +171,14 @@ async def run(args, servers: list[Server]) -> dict:
     rng = random.Random(args.seed)
     seats: list[Seat | None] = [None] * len(members)
     dealt: list[float | None] = [None] * len(members)
+    opened: list[float | None] = [None] * len(members)
 
     async def sit(i: int) -> None:
         at, pid = await told[i]
         cookie, home = members[i]
         seat = Seat(pid, args.game, home, cookie, stats, args.think, random.Random(rng.random()))
         await seat.connect()  # the state frame of his seat: dealt
-        dealt[i] = time.perf_counter()
+        dealt[i], opened[i] = time.perf_counter(), seat.opened_at
         seats[i] = seat
 
     sitting = [asyncio.ensure_future(sit(i)) for i in range(len(members))]
@@ -197,6 +198,9 @@ async def run(args, servers: list[Server]) -> dict:
     dealing = cpu.spent()
     told_s = sorted(f.result()[0] - t_start for f in told)
     dealt_s = sorted(d - t_start for d in dealt if d is not None)
+    # how the wait of each member splits: told, then the handshake, then the state frame
+    handshake_s = sorted(o - f.result()[0] for o, f in zip(opened, told) if o is not None)
+    first_frame_s = sorted(d - o for d, o in zip(dealt, opened) if d is not None and o is not None)
     tables = len({f.result()[1] for f in told})
     print(f"round started: {tables} tables; start answered in {t_answer:.2f} s; told max {told_s[-1]:.2f} s, "
           f"dealt max {dealt_s[-1]:.2f} s", flush=True)
@@ -224,7 +228,10 @@ async def run(args, servers: list[Server]) -> dict:
         "members": len(members), "instances": len(servers), "game": args.game, "tables": tables,
         "start_answered_s": round(t_answer, 2),
         "told_s": {"p50": round(percentile(told_s, 50), 2), "max": round(told_s[-1], 2)},
-        "dealt_s": {"p50": round(percentile(dealt_s, 50), 2), "max": round(dealt_s[-1], 2)},
+        "dealt_s": {"p50": round(percentile(dealt_s, 50), 2), "p90": round(percentile(dealt_s, 90), 2),
+                    "p99": round(percentile(dealt_s, 99), 2), "max": round(dealt_s[-1], 2)},
+        "handshake_s": {"p50": round(percentile(handshake_s, 50), 2), "max": round(handshake_s[-1], 2)},
+        "first_frame_s": {"p50": round(percentile(first_frame_s, 50), 2), "max": round(first_frame_s[-1], 2)},
         "dealing_cpu": dealing,
         "think": args.think, "duration_s": round(elapsed, 1), "actions": stats.acks,
         "actions_per_s": round(stats.acks / elapsed, 1),
@@ -268,7 +275,10 @@ def main() -> None:
             r = result
             print(f"{r['members']} members, {r['tables']} tables, {r['instances']} instances ({r['game']})")
             print(f"start answered {r['start_answered_s']} s; told p50 {r['told_s']['p50']} s max {r['told_s']['max']} s; "
-                  f"dealt p50 {r['dealt_s']['p50']} s max {r['dealt_s']['max']} s (target: max under 2 s)")
+                  f"dealt p50 {r['dealt_s']['p50']} s p90 {r['dealt_s']['p90']} s p99 {r['dealt_s']['p99']} s "
+                  f"max {r['dealt_s']['max']} s (target: max under 2 s)")
+            print(f"after the notice: handshake p50 {r['handshake_s']['p50']} s max {r['handshake_s']['max']} s; "
+                  f"then the state frame p50 {r['first_frame_s']['p50']} s max {r['first_frame_s']['max']} s")
             d = r["dealing_cpu"]
             print(f"until the last dealt: machine busy {d['machine_busy_share']:.0%} ({d['machine_cpu_s']} CPU-s: "
                   f"client {d['client_cpu_s']}, servers {' + '.join(map(str, d['servers_cpu_s']))}, the rest "

@@ -233,7 +233,7 @@ class Seat:
     """One member's socket: act after ``think`` seconds when it is this seat's turn."""
 
     __slots__ = ("pid", "server", "cookie", "ws", "seat", "version", "legal", "to_act", "deal",
-                 "pending", "sent_at", "rng", "stats", "think", "game", "timer", "closing", "deflate")
+                 "pending", "sent_at", "rng", "stats", "think", "game", "timer", "closing", "deflate", "opened_at")
 
     def __init__(self, pid: int, game: str, server: Server, cookie: str, stats: Stats, think: float, rng):
         self.pid, self.game, self.server, self.cookie = pid, game, server, cookie
@@ -249,6 +249,7 @@ class Seat:
         self.timer = None
         self.closing = False
         self.deflate = server.deflate
+        self.opened_at = 0.0
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -258,6 +259,7 @@ class Seat:
             additional_headers={"Cookie": self.cookie, "Origin": self.server.origin},
             max_size=2**22, open_timeout=60, compression="deflate" if self.deflate else None, ping_interval=None,
         )
+        self.opened_at = time.perf_counter()  # the handshake done (bench/evening.py splits the wait)
         frame = loads(await asyncio.wait_for(self.ws.recv(), 60))
         if frame.get("type") != "state":
             raise RuntimeError(f"first frame {frame.get('type')}: {frame}")

@@ -17,6 +17,12 @@ carrying every (channel, notice) pair in order. Every instance hears every hub c
 messages each instance sends and parses. The word writer sends the notices of a
 committed batch of words so (app/tables/service.py).
 
+The Redis messages go out from one publishing thread per instance (``_Outbox``): whoever
+publishes (the event loop included) only hands them over, and what waited while the last
+message went out leaves as one message, in order. A publish on the event loop used to wait
+for Redis' answer there: at a round's start, with hundreds of sockets arriving at once and
+each arrival published, that held every other socket of the instance.
+
 Redis away (stopped, restarted, cut off): what is published meanwhile is lost, and the
 log in the database is what counts. So every subscriber of an instance gets
 ``{"kind": "resync"}`` (on each of its channels) when that instance may have missed
@@ -61,6 +67,7 @@ class Hub:
         self._listener: asyncio.Task | None = None
         self._redis_sync = None
         self._redis_async = None
+        self._outbox: _Outbox | None = None
         self._lock = threading.Lock()
         self._held = threading.local()  # .notices: the (channel, notice) pairs of an open batch()
         self.prefix = REDIS_PREFIX
@@ -89,6 +96,7 @@ class Hub:
                 retry=Retry(NoBackoff(), 1), socket_keepalive=True,
             )
             self._redis_async = aioredis.Redis.from_url(self.redis_url, socket_keepalive=True)
+            self._outbox = _Outbox(self._publish)
             pubsub = self._redis_async.pubsub()
             await pubsub.psubscribe(self.prefix + "*")
             await self._confirmed(pubsub)
@@ -114,6 +122,9 @@ class Hub:
                 await self._listener
             except (asyncio.CancelledError, Exception):
                 pass
+        if self._outbox is not None:  # what was published goes out before the client closes
+            outbox, self._outbox = self._outbox, None
+            await asyncio.to_thread(outbox.close, 2 * TIMEOUT_SECONDS)
         if self._redis_async is not None:
             await self._redis_async.aclose()
         if self._redis_sync is not None:
@@ -161,8 +172,17 @@ class Hub:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._deliver_all, items)
-        if self._redis_sync is None:
-            return
+        outbox = self._outbox
+        if outbox is not None:
+            outbox.put(items)
+
+    def flush(self, timeout: float = 2 * TIMEOUT_SECONDS) -> bool:
+        """Wait until what was published before has gone to Redis (or failed); False if it
+        has not within ``timeout`` seconds."""
+        return self._outbox is None or self._outbox.wait_sent(timeout)
+
+    def _publish(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        """One Redis message for ``items`` (the publishing thread's)."""
         if time.monotonic() < self._paused_until:
             self._owed = True  # Redis is away: the others resync when it is back
             return
@@ -172,7 +192,7 @@ class Hub:
                 self._owed = False
                 self._redis_sync.publish(self.prefix + NOTICES_CHANNEL, self._resync_envelope())
             self._redis_sync.publish(self.prefix + NOTICES_CHANNEL, payload)
-        except Exception as e:  # the local delivery above still happened
+        except Exception as e:  # the local delivery still happened
             self._failed(e)
 
     def _failed(self, error: Exception) -> None:
@@ -251,3 +271,51 @@ class Hub:
                     log.warning("redis listener lost its connection (%r); reconnecting", e)
                 lost = True
                 await asyncio.sleep(0.5)
+
+
+class _Outbox:
+    """The notices on their way to Redis, sent by one thread in the order they came: what
+    waited while a message went out is the next message (``send`` gets the items)."""
+
+    def __init__(self, send: Callable[[list[tuple[str, dict[str, Any]]]], None]):
+        self._send = send
+        self._items: list[tuple[str, dict[str, Any]]] = []
+        self._busy = False
+        self._closed = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="klub-hub-publisher", daemon=True)
+        self._thread.start()
+
+    def put(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        with self._cond:
+            if self._closed:
+                return
+            self._items.extend(items)
+            self._cond.notify_all()
+
+    def wait_sent(self, timeout: float) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._items and not self._busy, timeout)
+
+    def close(self, timeout: float) -> None:
+        """Send what waits, then stop the thread."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._items or self._closed)
+                if not self._items:
+                    return  # closed, everything sent
+                items, self._items, self._busy = self._items, [], True
+            try:
+                self._send(items)
+            except Exception:  # never the thread's end: the next notices still go
+                log.exception("the hub's publisher failed")
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()

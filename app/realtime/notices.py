@@ -12,7 +12,8 @@ named me is gone), ``accepted``, ``declined``, ``joined`` (of my proposal), ``st
 at a table is over), ``answered`` (I answered, joined or started a partie on another
 page of mine), ``ended`` (a partie I played in is over), ``present`` (I opened or closed
 my seat's table: a turn there is not unread while I sit at it), ``round`` (a round of a
-tournament I play began: its ``partie`` is my table, app/tournaments/rounds.py),
+tournament I play began: its ``partie`` is my table, ``turn`` whether my seat there is to
+act first, app/tournaments/rounds.py),
 ``reminder`` (80% of my decision time at a slow partie is gone and I have not looked at
 the table since the decision began: ``left``, the seconds left with my bank and the
 vacation hours spent; once per decision, app/parties/slow.py), ``evening`` (an evening

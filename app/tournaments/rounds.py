@@ -59,8 +59,8 @@ def channel(tournament_id: int) -> str:
 class _After:
     """What a step tells once its transaction has committed."""
 
-    # (partie, member ids, whether a computer player sits at it)
-    started: list[tuple[int, list[int | None], bool]] = field(default_factory=list)
+    # (partie, member ids, whether a computer player sits at it, the members to act first)
+    started: list[tuple[int, list[int | None], bool, set[int]]] = field(default_factory=list)
     overdue: list[int] = field(default_factory=list)  # parties whose seats went to the computer
     deadline_words: list[tuple[int, str]] = field(default_factory=list)
     round_no: int = 0
@@ -166,9 +166,11 @@ def _start_round(s: Session, t: Tournament, game: GameDescriptor, now: datetime,
         s.add(partie)
         parties.append((partie, table))
     s.flush()  # every table in one go: a hundred tables are a few statements, not two hundred
+    first = game.engine.new(settings, seed=seed).seats_to_act()  # every table deals the same (T2)
     for partie, table in parties:
         computer = any(seat.kind == "bot" for seat in partie.seats)
-        after.started.append((partie.id, list(table.seats), computer))
+        to_act = {m for i, m in enumerate(table.seats) if i in first and m is not None}
+        after.started.append((partie.id, list(table.seats), computer, to_act))
     t.current_round = round_no
     after.name, after.game = t.name, t.game
     t.status = "running"
@@ -265,13 +267,16 @@ def _tell(club: Club, tournament_id: int, after: _After) -> None:
         club.notify_partie(partie_id, {"kind": "seats"})
         club.poke_bots(partie_id)
     with club.hub.batch():  # a round's notices (hundreds) are one message to the other instances
-        for partie_id, members, _ in after.started:
-            notices.tell(club.hub, members, "round", tournament=tournament_id, round=after.round_no,
-                         partie=partie_id, name=after.name, game=after.game)
+        for partie_id, members, _, to_act in after.started:
+            # ``turn``: his seat is to act first (his notices socket counts it without reading)
+            about = {"tournament": tournament_id, "round": after.round_no, "partie": partie_id,
+                     "name": after.name, "game": after.game}
+            notices.tell(club.hub, [m for m in members if m not in to_act], "round", turn=False, **about)
+            notices.tell(club.hub, to_act, "round", turn=True, **about)
         if after.changed:
             club.hub.publish(channel(tournament_id), {"kind": "tournament", "tournament": tournament_id})
             club.hub.publish(notices.LOBBY_CHANNEL, {"kind": "tournaments", "tournament": tournament_id})
-    for partie_id, _, computer in after.started:
+    for partie_id, _, computer, _ in after.started:
         if computer:  # a table of members only waits for them (their timers are the deadline watcher's)
             club.poke_bots(partie_id)
 

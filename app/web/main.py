@@ -7,6 +7,7 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from anyio import to_thread
 from fastapi import APIRouter, FastAPI
 from fastapi.routing import APIRoute, _IncludedRouter
 from fastapi.concurrency import run_in_threadpool
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads  # this loop's pool
         await run_in_threadpool(push_service.load_keys)  # made on the first start; a bad setting stops the start
         await club.hub.start()
         club.bots = BotRunner(club, workers=settings.bot_workers, delay=settings.bot_delay_seconds)

@@ -93,19 +93,17 @@ class NoticeConnection:
                 mine.append(notice)
         if mine and self.changes_nothing(mine):
             mine = []
-        if mine and (counted := self.count_after_sitting(mine)) is not None:
-            if counted != self.counted:
-                self.counted = counted
-                await self.send(UnreadFrame(type="unread", **counted))
-            mine = []
         if mine:
-            counted = await self.count()
+            before = self.counted
+            known = self.count_without_reading(mine)
+            counted = known if known is not None else await self.count()
+            self.counted = counted
             # A turn at a table he sits at is not told (nor counted): the table shows it.
             told = [n for n in mine if n.get("kind") in TOLD
                     and not (n.get("kind") == "turn" and n.get("partie") not in counted["turns"])]
             for notice in told:
                 await self.send(NoticeFrame(type="notice", **self.described(notice), **counted))
-            if not told:
+            if not told and (known is None or counted != before):
                 await self.send(UnreadFrame(type="unread", **counted))
         if lobby:
             await self.send(PlainFrame(type="lobby"))
@@ -122,18 +120,24 @@ class NoticeConnection:
         here = self.club.viewers.seated_at(self.member.id)
         return all(n.get("partie") in here for n in notices)
 
-    def count_after_sitting(self, notices: list[dict[str, Any]]) -> UnreadCount | None:
-        """He opened his seat's table (``present``) on this instance: the count is the last
-        one without that table's turn, as app/parties/unread.py would read it, so the
-        evening's hundreds of tables opening at once do not each count again. None: read it."""
-        if self.counted is None or any(n.get("kind") != "present" for n in notices):
+    def count_without_reading(self, notices: list[dict[str, Any]]) -> UnreadCount | None:
+        """The count after notices that say themselves how it changes, from the last one
+        (None: read it), so that a round's hundreds of tables starting and opening at once
+        do not each count again: he opened (or closed) his seat's table on this instance
+        (``present``: a turn there is not counted while he sits at it), or a round of his
+        tournament began (``round``, whose ``turn`` says whether his seat is to act first).
+        As app/parties/unread.py would read it."""
+        if self.counted is None or any(n.get("kind") not in ("present", "round") for n in notices):
             return None
+        if any(n.get("kind") == "round" and not isinstance(n.get("turn"), bool) for n in notices):
+            return None  # an older instance's notice: read it
         here = self.club.viewers.seated_at(self.member.id)
-        if any(n.get("partie") not in here for n in notices):
+        if any(n.get("kind") == "present" and n.get("partie") not in here for n in notices):
             return None  # he left a table (or sits at it through another instance)
-        turns = [p for p in self.counted["turns"] if p not in here]
+        started = [n["partie"] for n in notices if n.get("kind") == "round" and n["turn"]]
+        turns = [p for p in dict.fromkeys([*self.counted["turns"], *started]) if p not in here]
         return UnreadCount(count=len(self.counted["invitations"]) + len(turns),
-                           invitations=self.counted["invitations"], turns=turns)
+                           invitations=self.counted["invitations"], turns=sorted(turns))
 
     def described(self, notice: dict[str, Any]) -> NoticeAbout:
         names = {g.code: g.name(self.lang) for g in descriptors()}

@@ -296,6 +296,8 @@ def test_one_reminder_per_decision_and_none_after_a_look(client, app, clock, mon
 def test_opening_the_table_is_a_look_and_the_others_read_the_seats_with_the_clocks(client, app, clock):
     clients, pid = slow_partie(app)
     assert seat_row(app, pid, 1).seen_at is None
+    with app.state.club.db.write() as s:  # bora had left his table: his coming back changes the seats
+        s.get(PartieSeat, (pid, 1)).away = True
     clock.advance(minutes=5)
 
     def socket(c: TestClient):
@@ -307,10 +309,11 @@ def test_opening_the_table_is_a_look_and_the_others_read_the_seats_with_the_cloc
         with socket(clients[1]) as ws:
             assert ws.receive_json()["type"] == "state"
             wait_for(lambda: seat_row(app, pid, 1).seen_at == clock.now())  # he looked: no reminder for it
-        # a slow partie's change of presence is not told as itself: the seats are read, clocks and all
-        while (frame := watcher.receive_json())["type"] != "seats":
-            pass
-        assert "slow" in frame and frame["seats_version"] >= 0
+            # a slow partie's change of presence is not told as itself: the seats are read, clocks and all
+            while (frame := watcher.receive_json())["type"] != "seats":
+                pass
+            assert "slow" in frame and frame["seats_version"] >= 1
+            assert not next(info for info in frame["seats"] if info["seat"] == 1)["away"]
 
 
 def test_at_most_so_many_slow_parties_at_once(client, app):

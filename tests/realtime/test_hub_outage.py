@@ -45,6 +45,7 @@ def test_both_instances_resync_after_redis_returns_and_publish_does_not_wait():
                 one.publish("partie:3", {"kind": "advance", "version": version})
             assert time.monotonic() - started < 1, "a publish waited on a Redis that is away"
             assert await _next(here, ("partie:3", {"kind": "advance", "version": 11}))  # this instance's own still arrive
+            assert await asyncio.to_thread(one.flush)  # the publishing thread met the outage
             await asyncio.sleep(1.5)
             back = time.monotonic()
             relay.up()
@@ -80,6 +81,7 @@ def test_a_publish_that_failed_alone_makes_the_others_resync():
             there = two.subscribe("partie:4")
             relay.down()
             one.publish("partie:4", {"kind": "advance", "version": 1})  # lost
+            assert await asyncio.to_thread(one.flush)  # tried (and failed) before Redis is back
             relay.up()
             await _next(there, ("partie:4", RESYNC), seconds=8)
         finally:

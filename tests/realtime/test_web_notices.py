@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.support.backends import PG_URL, REDIS_URL
 from tests.support.notices import frame_of, notices
-from tests.support.web import ServerProcess, cookie_header, member, recv
+from tests.support.web import PASSWORD, ServerProcess, cookie_header, member, recv
 
 LORA, PREFERANS = "lora", "preferans"
 
@@ -215,3 +215,54 @@ def test_sitting_at_my_table_leaves_its_turn_out_of_my_count_until_i_leave(live_
             assert f == {"type": "unread", "count": 1, "invitations": [], "turns": [pid]}
 
     asyncio.run(main())
+
+
+def test_a_rounds_start_is_counted_without_a_read_as_a_read_would_count_it(live_server, monkeypatch):
+    """A round's notice says whether the member's seat is to act first, so his notices socket
+    counts the new table's turn from its last count (a round starts a hundred tables at
+    once); the count is the one app/parties/unread.py reads, for the seat to act and the
+    others."""
+    from datetime import datetime, timedelta, timezone
+
+    from sqlalchemy import select
+
+    from app.db.models import Member
+    from app.members.service import ensure_admin
+    from app.parties import unread
+    from app.web import notices_ws
+
+    ensure_admin(live_server.club.db, "sudija", PASSWORD)
+    admin = member(live_server.url, "sudija", register=False)
+    players = {name: member(live_server.url, name) for name in ("ana", "boki", "ceca")}
+    start = (datetime.now(timezone.utc) + timedelta(hours=1)).isoformat()
+    t = _post(admin, "/api/tournaments", {"name": "Veče", "game": PREFERANS, "format": "duplikat", "rounds": 1,
+                                          "hands": 3, "timer": 60, "round_minutes": 60, "pause_minutes": 2,
+                                          "start_at": start})
+    for c in players.values():
+        _post(c, f"/api/tournaments/{t['id']}/register")
+    reads = []
+    monkeypatch.setattr(notices_ws, "unread", lambda club, member_id: reads.append(member_id) or
+                        unread.unread(club, member_id))
+
+    async def main():
+        sockets = {name: await notices(live_server, c) for name, c in players.items()}
+        try:
+            for ws in sockets.values():
+                assert (await recv(ws))["count"] == 0
+            reads.clear()
+            await asyncio.to_thread(_post, admin, f"/api/tournaments/{t['id']}/start")
+            told = {name: await frame_of(ws, "round") for name, ws in sockets.items()}
+        finally:
+            for ws in sockets.values():
+                await ws.close()
+        return told
+
+    told = asyncio.run(main())
+    assert reads == []  # no socket read its count
+    pid = told["ana"]["partie"]
+    assert {f["partie"] for f in told.values()} == {pid}
+    counted = {name: {k: f[k] for k in ("count", "invitations", "turns")} for name, f in told.items()}
+    with live_server.club.db.read() as s:
+        ids = dict(s.execute(select(Member.name, Member.id).where(Member.name.in_(players))).all())
+    assert counted == {name: dict(unread.unread(live_server.club, ids[name])) for name in players}
+    assert sorted(f["count"] for f in told.values()) == [0, 0, 1]  # one seat bids first

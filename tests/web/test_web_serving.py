@@ -127,3 +127,35 @@ def test_computer_players_get_distinct_serbian_names(client):  # noqa: F811
     assert f'aria-label="računar"></span>{shown[1]}</span>' in lobby and "AI 2" not in lobby
     assert f'aria-label="computer"></span>{shown[3]}</span>' in client.get("/lobby?lang=en").text
     assert client.get(f"/api/parties/{pid}/record").json()["players"][1] == "AI 2"
+
+
+def test_blocking_work_runs_on_as_many_threads_as_set(settings):
+    """KLUB_WORKER_THREADS caps the threads of the requests' and sockets' blocking work
+    (anyio's default of 40 made them fight for the GIL at a round's start)."""
+    import threading
+    import time
+
+    from fastapi.concurrency import run_in_threadpool
+    from fastapi.testclient import TestClient
+
+    from app.web.main import create_app
+
+    app = create_app(settings.model_copy(update={"worker_threads": 2}))
+    lock, running, most = threading.Lock(), [0], [0]
+
+    def work() -> None:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+
+    async def six_at_once() -> None:
+        import asyncio
+
+        await asyncio.gather(*(run_in_threadpool(work) for _ in range(6)))
+
+    with TestClient(app) as c:
+        c.portal.call(six_at_once)
+    assert most[0] == 2
